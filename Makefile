@@ -1,0 +1,105 @@
+# warpgate top-level Makefile.
+#   make run    set up, build, run the kernel programs on the default target
+#   make test   set up, build, run every test that fits in CI
+#   make deps   install missing Debian packages (sudo when not root)
+#   make help   everything else
+
+SHELL := /bin/bash
+BUILD ?= build
+PREFIX ?= /usr/local
+TARGET ?= func
+CC ?= cc
+
+WERROR ?= -Werror
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
+          -ffp-contract=off -fno-strict-aliasing -MMD -MP
+CPPFLAGS += -Ihost/include -Ihost/src
+LDLIBS += -lm
+
+HOST_SRCS := $(sort $(wildcard host/src/*.c))
+HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libwarpgate.a
+CLI := $(BUILD)/warpgate
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
+KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
+KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
+
+.PHONY: all deps run test unit-test kernel-test roundtrip-test lint install clean help bench
+.DEFAULT_GOAL := all
+
+all: $(LIB) $(CLI) $(KERNEL_BINS)
+
+help:
+	@echo "make run         build and run every kernel program on TARGET=$(TARGET), print statistics"
+	@echo "make test        build and run the CI test suite"
+	@echo "make deps        install missing Debian packages"
+	@echo "make bench       golden-model speed on the kernel programs"
+	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
+	@echo "make lint        static checks"
+	@echo "make clean       remove $(BUILD)/"
+
+deps:
+	@scripts/deps.sh
+
+# --- library and CLI -------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(HOST_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(CLI): $(BUILD)/obj/host/cli/warpgate.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# --- kernel programs -------------------------------------------------------
+$(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+run: deps all
+	@scripts/run-kernels.sh $(BUILD) $(TARGET)
+
+bench: all
+	@scripts/bench-func.sh $(BUILD)
+
+# --- tests -----------------------------------------------------------------
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test
+	@echo "make test: all suites passed"
+
+unit-test: $(UNIT_BINS)
+	@scripts/run-unit-tests.sh $(UNIT_BINS)
+
+roundtrip-test: $(CLI)
+	@scripts/roundtrip.sh $(BUILD) $(KERNEL_ASMS)
+
+kernel-test: $(KERNEL_BINS) $(CLI)
+	@scripts/kernel-tests.sh $(BUILD)
+
+lint:
+	@scripts/lint.sh
+
+# --- install ---------------------------------------------------------------
+install: $(LIB) $(CLI)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 host/include/warpgate.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1|' host/warpgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/warpgate.pc
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,231 @@
+/* Configuration files: "key = value" lines over the built-in GTX480 defaults (docs/config.md). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpgate.h"
+
+enum key_type { KT_U32, KT_U64, KT_STR };
+
+struct key_desc {
+	const char *key;
+	enum key_type type;
+	size_t offset;
+	uint64_t min, max;
+	const char *help;
+};
+
+#define U32(k, f, lo, hi, h) { k, KT_U32, offsetof(struct wg_config, f), lo, hi, h }
+#define U64(k, f, lo, hi, h) { k, KT_U64, offsetof(struct wg_config, f), lo, hi, h }
+#define STR(k, f, h) { k, KT_STR, offsetof(struct wg_config, f), 0, 0, h }
+
+static const struct key_desc keys[] = {
+	STR("name", name, "configuration name"),
+	U32("n_sm", num_sms, 1, 64, "streaming multiprocessors (cores)"),
+	U32("core_clock_mhz", core_clock_mhz, 1, 10000, "SM clock"),
+	U32("warp_size", warp_size, 32, 32, "threads per warp (fixed)"),
+	U32("max_warps_per_sm", max_warps_per_sm, 1, 64, "resident warp slots per SM"),
+	U32("max_threads_per_cta", max_threads_per_cta, 32, 1024, "threads per CTA"),
+	U32("max_ctas_per_sm", max_ctas_per_sm, 1, 32, "resident CTAs per SM"),
+	U32("regs_per_sm", regs_per_sm, 64, 1u << 20, "32-bit registers per SM"),
+	U32("reg_banks", reg_banks, 1, 64, "register file banks"),
+	U32("simd_width", simd_width, 1, 32, "lanes per SIMD unit"),
+	U32("simd_units", simd_units, 1, 4, "SIMD units per SM"),
+	U32("schedulers", schedulers, 1, 4, "warp schedulers per SM"),
+	U32("shmem_l1_bytes", shmem_l1_bytes, 0, 1u << 20, "bytes of the array shared by L1 and shared memory"),
+	U32("shmem_bytes", shmem_bytes, 0, 1u << 20, "shared memory part of that array"),
+	U32("shmem_banks", shmem_banks, 1, 64, "shared memory banks of 4 bytes"),
+	STR("dl1", dl1, "L1 data cache, GPGPU-Sim syntax sets:line:assoc"),
+	U32("l1_cache_global", l1_cache_global, 0, 1, "1 = Fermi mode (L1 caches global loads)"),
+	U64("global_mem_bytes", global_mem_bytes, 1u << 20, 0xFFE00000ull, "device global memory"),
+	U32("mem_channels", mem_channels, 1, 32, "memory channels (L2 slices)"),
+	STR("dl2", dl2, "L2 slice per channel, GPGPU-Sim syntax"),
+	STR("dram_timing", dram_timing, "GDDR5 timing, GPGPU-Sim syntax"),
+	U32("dram_clock_mhz", dram_clock_mhz, 1, 10000, "DRAM command clock"),
+	U32("dram_queue", dram_queue, 1, 1024, "DRAM request queue per channel"),
+	U32("rop_latency", rop_latency, 0, 10000, "L2 (ROP) latency in core cycles"),
+	U32("dram_latency", dram_latency, 0, 10000, "DRAM latency in core cycles"),
+	U32("bet_cycles", bet_cycles, 1, 100000, "power-gating break-even time"),
+	U32("wakeup_cycles", wakeup_cycles, 0, 100000, "power-gating wake-up latency"),
+	U32("idle_detect_cycles", idle_detect_cycles, 0, 100000, "idle cycles before a lane is gated"),
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+void wg_config_default(struct wg_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->name, "gtx480");
+	c->num_sms = 15;
+	c->core_clock_mhz = 700;
+	c->warp_size = 32;
+	c->max_warps_per_sm = 48;
+	c->max_threads_per_cta = 1024;
+	c->max_ctas_per_sm = 8;
+	c->regs_per_sm = 32768;
+	c->reg_banks = 16;
+	c->simd_width = 16;
+	c->simd_units = 2;
+	c->schedulers = 2;
+	c->shmem_l1_bytes = 65536;
+	c->shmem_bytes = 49152;
+	c->shmem_banks = 32;
+	strcpy(c->dl1, "32:128:4");
+	c->l1_cache_global = 0;
+	c->global_mem_bytes = 1536ull << 20;
+	c->mem_channels = 6;
+	strcpy(c->dl2, "64:128:16");
+	strcpy(c->dram_timing, "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2");
+	c->dram_clock_mhz = 924;
+	c->dram_queue = 32;
+	c->rop_latency = 120;
+	c->dram_latency = 100;
+	c->bet_cycles = 100;
+	c->wakeup_cycles = 3;
+	c->idle_detect_cycles = 5;
+}
+
+static const struct key_desc *find_key(const char *key)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].key, key))
+			return &keys[i];
+	return NULL;
+}
+
+int wg_config_set(struct wg_config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct key_desc *k = find_key(key);
+	char *end;
+
+	if (!k) {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return WG_ECONFIG;
+	}
+	if (k->type == KT_STR) {
+		if (strlen(value) >= WG_CFG_STR) {
+			snprintf(err, errlen, "value of '%s' is longer than %d characters", key, WG_CFG_STR - 1);
+			return WG_ECONFIG;
+		}
+		strcpy((char *)c + k->offset, value);
+		return 0;
+	}
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 0);
+	/* Size suffixes for byte counts: K, M, G (powers of two). */
+	if (end != value && (*end == 'K' || *end == 'M' || *end == 'G') && end[1] == '\0') {
+		v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+		end++;
+	}
+	if (errno || end == value || *end || value[0] == '-') {
+		snprintf(err, errlen, "value of '%s' is '%s', expected an unsigned integer", key, value);
+		return WG_ECONFIG;
+	}
+	if (v < k->min || v > k->max) {
+		snprintf(err, errlen, "value of '%s' is %llu, expected %llu..%llu", key, v,
+		         (unsigned long long)k->min, (unsigned long long)k->max);
+		return WG_ECONFIG;
+	}
+	if (k->type == KT_U32)
+		*(uint32_t *)((char *)c + k->offset) = (uint32_t)v;
+	else
+		*(uint64_t *)((char *)c + k->offset) = v;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int check_consistency(const struct wg_config *c, char *err, size_t errlen)
+{
+	if (c->shmem_bytes > c->shmem_l1_bytes) {
+		snprintf(err, errlen, "shmem_bytes (%u) exceeds shmem_l1_bytes (%u)", c->shmem_bytes, c->shmem_l1_bytes);
+		return WG_ECONFIG;
+	}
+	if (c->max_threads_per_cta > c->max_warps_per_sm * c->warp_size) {
+		snprintf(err, errlen, "max_threads_per_cta (%u) exceeds max_warps_per_sm x warp_size (%u)",
+		         c->max_threads_per_cta, c->max_warps_per_sm * c->warp_size);
+		return WG_ECONFIG;
+	}
+	return 0;
+}
+
+int wg_config_load(struct wg_config *c, const char *path, char *err, size_t errlen)
+{
+	char line[512], msg[300];
+	unsigned lineno = 0;
+	int rc = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return WG_ENOENT;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%u: line longer than %zu characters", path, lineno, sizeof(line) - 2);
+			rc = WG_ECONFIG;
+			goto out;
+		}
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *s = trim(line);
+		if (!*s)
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, lineno, s);
+			rc = WG_ECONFIG;
+			goto out;
+		}
+		*eq = '\0';
+		char *key = trim(s), *value = trim(eq + 1);
+		if (!*key || !*value) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value' with both parts non-empty", path, lineno);
+			rc = WG_ECONFIG;
+			goto out;
+		}
+		rc = wg_config_set(c, key, value, msg, sizeof(msg));
+		if (rc) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+			goto out;
+		}
+	}
+	rc = check_consistency(c, msg, sizeof(msg));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, msg);
+out:
+	fclose(f);
+	return rc;
+}
+
+void wg_config_write(const struct wg_config *c, FILE *out)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key_desc *k = &keys[i];
+		const char *p = (const char *)c + k->offset;
+		fprintf(out, "%-20s = ", k->key);
+		if (k->type == KT_STR)
+			fprintf(out, "%s", p);
+		else if (k->type == KT_U32)
+			fprintf(out, "%u", *(const uint32_t *)p);
+		else
+			fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
+		fprintf(out, "    # %s\n", k->help);
+	}
+}

@@ -1,0 +1,63 @@
+/*
+ * Configuration of the modelled GPU (docs/config.md). Files hold
+ * "key = value" lines; values that GPGPU-Sim users know (cache geometry,
+ * DRAM timing) keep GPGPU-Sim's string syntax.
+ */
+#ifndef WG_CONFIG_H
+#define WG_CONFIG_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define WG_CFG_STR 160
+
+struct wg_config {
+	char name[WG_CFG_STR];
+	/* GPU */
+	uint32_t num_sms;              /* n_sm */
+	uint32_t core_clock_mhz;       /* core_clock_mhz */
+	/* SM */
+	uint32_t warp_size;            /* warp_size (fixed 32) */
+	uint32_t max_warps_per_sm;     /* max_warps_per_sm */
+	uint32_t max_threads_per_cta;  /* max_threads_per_cta */
+	uint32_t max_ctas_per_sm;      /* max_ctas_per_sm */
+	uint32_t regs_per_sm;          /* regs_per_sm (32-bit registers) */
+	uint32_t reg_banks;            /* reg_banks */
+	uint32_t simd_width;           /* simd_width */
+	uint32_t simd_units;           /* simd_units */
+	uint32_t schedulers;           /* schedulers */
+	uint32_t shmem_l1_bytes;       /* shmem_l1_bytes: the shared/L1 array */
+	uint32_t shmem_bytes;          /* shmem_bytes: the shared part (16 or 48 KB) */
+	uint32_t shmem_banks;          /* shmem_banks */
+	char dl1[WG_CFG_STR];          /* dl1: GPGPU-Sim cache string */
+	uint32_t l1_cache_global;      /* l1_cache_global: 0 Kepler mode, 1 Fermi mode */
+	/* memory */
+	uint64_t global_mem_bytes;     /* global_mem_bytes */
+	uint32_t mem_channels;         /* mem_channels */
+	char dl2[WG_CFG_STR];          /* dl2: per channel */
+	char dram_timing[WG_CFG_STR];  /* dram_timing */
+	uint32_t dram_clock_mhz;       /* dram_clock_mhz */
+	uint32_t dram_queue;           /* dram_queue */
+	uint32_t rop_latency;          /* rop_latency */
+	uint32_t dram_latency;         /* dram_latency */
+	/* power gating */
+	uint32_t bet_cycles;           /* bet_cycles */
+	uint32_t wakeup_cycles;        /* wakeup_cycles */
+	uint32_t idle_detect_cycles;   /* idle_detect_cycles */
+};
+
+/* The built-in default: the GTX480 of the paper's Table 1 (configs/gtx480.cfg). */
+void wg_config_default(struct wg_config *c);
+
+/*
+ * Load a file over the defaults. Errors name path:line and the key; err
+ * receives the message. Returns 0 or WG_ECONFIG / WG_ENOENT.
+ */
+int wg_config_load(struct wg_config *c, const char *path, char *err, size_t errlen);
+/* Apply one "key = value" setting (also used for command-line overrides). */
+int wg_config_set(struct wg_config *c, const char *key, const char *value, char *err, size_t errlen);
+/* Write every key as a loadable file. */
+void wg_config_write(const struct wg_config *c, FILE *out);
+
+#endif
