@@ -29,7 +29,7 @@ KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
 KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
 KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 
-.PHONY: all deps run test unit-test kernel-test roundtrip-test lint install clean help bench
+.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test lint install clean help bench
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS)
@@ -76,7 +76,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test
+	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test rtl-test
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
@@ -91,6 +91,11 @@ kernel-test: $(KERNEL_BINS) $(CLI)
 lint:
 	@scripts/lint.sh
 
+# RTL tests: sim/rtl.mk adds its recipes to this double-colon rule.
+rtl-test::
+-include sim/rtl.mk
+-include sim/fp32.mk
+
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -103,3 +108,6 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+install-test: $(LIB) $(CLI)
+	@scripts/install-test.sh
