@@ -217,8 +217,14 @@ int wg_isa_decode(uint64_t w, struct wg_insn *in, char *why, size_t whylen)
 
 	switch (e->fmt) {
 	case WG_FMT_N:
+	case WG_FMT_RA:
+	case WG_FMT_PLOP:
 		if (in->b)
 			BAD("%s: unused b field is 0x%x", e->mnemonic, in->b);
+		if (e->fmt != WG_FMT_PLOP)
+			break;
+		if ((in->rd & ~7u) || (in->ra & ~15u) || (in->rc & ~15u))
+			BAD("%s: predicate fields out of range", e->mnemonic);
 		break;
 	case WG_FMT_SEL:
 		if (in->rc & ~15u)
@@ -227,10 +233,6 @@ int wg_isa_decode(uint64_t w, struct wg_insn *in, char *why, size_t whylen)
 	case WG_FMT_SETP:
 		if (in->rd & ~7u)
 			BAD("%s: destination predicate field 0x%x", e->mnemonic, in->rd);
-		break;
-	case WG_FMT_PLOP:
-		if ((in->rd & ~7u) || (in->ra & ~15u) || (in->rc & ~15u))
-			BAD("%s: predicate fields out of range", e->mnemonic);
 		break;
 	case WG_FMT_S2R:
 		if (in->b >= WG_SR_COUNT)
