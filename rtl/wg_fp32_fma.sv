@@ -81,7 +81,7 @@ module wg_fp32_fma (
   assign mb_d = mb_raw << lzb;
 
   // Biased exponents, signed: a subnormal (or zero) field counts as 1.
-  logic signed [11:0] ea_n, eb_n, ec_n, ep, dist;
+  logic signed [11:0] ea_n, eb_n, ec_n, ep, align;
   assign ea_n = signed'({4'd0, (ea == 8'h00) ? 8'd1 : ea}) - signed'({7'd0, lza});
   assign eb_n = signed'({4'd0, (eb == 8'h00) ? 8'd1 : eb}) - signed'({7'd0, lzb});
   assign ec_n = signed'({4'd0, (ec == 8'h00) ? 8'd1 : ec});
@@ -89,7 +89,7 @@ module wg_fp32_fma (
   assign ep   = ea_n + eb_n - 12'sd127;
   // Right shift of c from its start position (hidden bit at window bit 73) to line up
   // with the product (bit 46 of the window has exponent ep).
-  assign dist = ep - ec_n + 12'sd27;
+  assign align = ep - ec_n + 12'sd27;
 
   // Shift clamped to [0, 75]: at 0 the product lies wholly below c's guard bits
   // and only its sticky effect matters; from 75 on c is wholly sticky.
@@ -99,11 +99,11 @@ module wg_fp32_fma (
   logic signed [11:0] ep27;
   assign ep27 = ep + 12'sd27;
   always_comb begin
-    if (dist <= 12'sd0) begin
+    if (align <= 12'sd0) begin
       dsh_d = 7'd0;
       e73_d = ec_n[8:0];
     end else begin
-      dsh_d = (dist >= 12'sd75) ? 7'd75 : dist[6:0];
+      dsh_d = (align >= 12'sd75) ? 7'd75 : align[6:0];
       e73_d = ep27[8:0];
     end
   end
@@ -256,7 +256,7 @@ module wg_fp32_fma (
 
   // Bits that are constant by construction.
   logic unused_fma;
-  assign unused_fma = ^{ec_n[11:9], ep27[11:9], dist[11:7], s2_e73_q[8:7]};
+  assign unused_fma = ^{ec_n[11:9], ep27[11:9], align[11:7], s2_e73_q[8:7]};
 
 `ifndef SYNTHESIS
   // The product window never carries into W[75] on addition: c < 2^75, wp < 2^49.

@@ -202,6 +202,8 @@ module wg_fp32_misc (
                                                i2f_norm[7], |i2f_norm[6:0]);
   assign i2f_res  = aux_q[5] ? 32'd0  // zero source
                   : {sign_q, i2f_exp, i2f_norm[30:8]} + {31'd0, i2f_up};
+  logic unused_i2f_hidden;  // the leading one, implied by i2f_exp
+  assign unused_i2f_hidden = i2f_norm[31];
 
   // F2I: round the integer part, then saturate to the type; NaN gives 0.
   logic        f2i_up;

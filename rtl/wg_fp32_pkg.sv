@@ -47,11 +47,12 @@ package wg_fp32_pkg;
   function automatic logic fp32_round_up(input logic [1:0] rm, input logic sign,
                                          input logic lsb, input logic guard,
                                          input logic sticky);
+    // Literal labels: yosys 0.23 does not resolve the enum names inside the package.
     case (rm)
-      FP32_RN: fp32_round_up = guard & (sticky | lsb);
-      FP32_RM: fp32_round_up = sign & (guard | sticky);
-      FP32_RP: fp32_round_up = ~sign & (guard | sticky);
-      default: fp32_round_up = 1'b0;  // FP32_RZ
+      2'd0:    fp32_round_up = guard & (sticky | lsb);   // FP32_RN
+      2'd2:    fp32_round_up = sign & (guard | sticky);  // FP32_RM
+      2'd3:    fp32_round_up = ~sign & (guard | sticky); // FP32_RP
+      default: fp32_round_up = 1'b0;                     // FP32_RZ
     endcase
   endfunction
 

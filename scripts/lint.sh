@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
-# Static checks: RTL lint with Verilator -Wall (when RTL exists) and a warning-clean C build.
+# Static checks: every RTL module linted with Verilator -Wall as its own top
+# with exactly the packages and submodules it uses (scripts/rtl-deps.py), waivers from rtl/*.vlt, then a warning-clean C build.
 set -eu
-rtl=$(ls rtl/*.sv rtl/*.v 2>/dev/null || true)
-if [ -n "$rtl" ] && command -v verilator >/dev/null; then
-	verilator --lint-only -Wall $(ls rtl/*_pkg.sv 2>/dev/null) $(ls rtl/*.sv | grep -v _pkg.sv)
+shopt -s nullglob
+mods=($(ls rtl/*.sv rtl/*.v 2>/dev/null | grep -v '_pkg.sv$' || true))
+vlt=(rtl/*.vlt)
+if [ ${#mods[@]} -gt 0 ] && command -v verilator >/dev/null; then
+	fail=0
+	for m in "${mods[@]}"; do
+		top=$(basename "$m"); top=${top%.*}
+		if ! verilator --lint-only -Wall -Irtl "${vlt[@]}" $(scripts/rtl-deps.py "$top") --top-module "$top" \
+			>/tmp/wg-lint-$$.log 2>&1; then
+			echo "lint: $m"; head -30 /tmp/wg-lint-$$.log; fail=1
+		fi
+	done
+	rm -f /tmp/wg-lint-$$.log
+	[ $fail -eq 0 ] || exit 1
+	echo "lint: ${#mods[@]} RTL modules clean"
 fi
 make -s --no-print-directory build/libwarpgate.a build/warpgate
 echo "lint: clean"

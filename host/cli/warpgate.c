@@ -110,7 +110,7 @@ static int cmd_disasm(int argc, char **argv)
 		fprintf(stderr, "%s disasm: %s\n", prog, err);
 		return 1;
 	}
-	if (out && !(f = fopen(out, "w"))) {
+	if (out && strcmp(out, "-") && !(f = fopen(out, "w"))) {
 		fprintf(stderr, "%s disasm: cannot write %s: %s\n", prog, out, strerror(errno));
 		wg_image_free(&img);
 		return 1;

@@ -271,7 +271,7 @@ struct a_label {
 struct a_kernel {
 	struct wg_kernel k;
 	unsigned line, col;
-	int have_regs, have_shared, have_local, code_started, regs_reported;
+	int have_regs, have_shared, have_local, code_started, regs_reported, too_long;
 	int nerr_start;
 	struct a_insn *insns;
 	uint32_t ninsns, cap_insns;
@@ -319,25 +319,31 @@ static void vdiag(struct actx *a, unsigned line, unsigned col, const char *kind,
 	fputc('\n', a->diag);
 }
 
-static void error_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void warn_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void error_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
+static void verror(struct actx *a, unsigned line, unsigned col, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (a->stop)
 		return;
-	va_start(ap, fmt);
 	vdiag(a, line, col, "error", fmt, ap);
-	va_end(ap);
 	if (++a->nerrors >= MAX_ERRORS) {
 		if (a->diag)
 			fprintf(a->diag, "%s: too many errors (%d), stopping\n", a->file, a->nerrors);
 		a->stop = 1;
 	}
+}
+
+static void error_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void warn_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int err(struct actx *a, const char *p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void error_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(a, line, col, fmt, ap);
+	va_end(ap);
 }
 
 static void warn_at(struct actx *a, unsigned line, unsigned col, const char *fmt, ...)
@@ -366,22 +372,13 @@ static unsigned col_of(const struct actx *a, const char *p)
 }
 
 /* Error at a position in the current line. Always returns -1. */
-static int err(struct actx *a, const char *p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 static int err(struct actx *a, const char *p, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (a->stop)
-		return -1;
 	va_start(ap, fmt);
-	vdiag(a, a->lineno, col_of(a, p), "error", fmt, ap);
+	verror(a, a->lineno, col_of(a, p), fmt, ap);
 	va_end(ap);
-	if (++a->nerrors >= MAX_ERRORS) {
-		if (a->diag)
-			fprintf(a->diag, "%s: too many errors (%d), stopping\n", a->file, a->nerrors);
-		a->stop = 1;
-	}
 	return -1;
 }
 
@@ -510,7 +507,7 @@ static enum num_kind lex_number(const char *s, int64_t *ival, uint32_t *fbits)
 			if (!is_xdigit((unsigned char)*q))
 				return NUM_BAD;
 			unsigned d = is_digit((unsigned char)*q) ? (unsigned)(*q - '0')
-			                                         : (unsigned)((*q | 0x20) - 'a' + 10);
+								 : (unsigned)((*q | 0x20) - 'a' + 10);
 			mag = mag > 0x1FFFFFFFFull ? mag : mag * 16 + d;
 		}
 		*ival = neg ? -(int64_t)mag : (int64_t)mag;
@@ -595,7 +592,9 @@ static int label_hash_insert(struct a_kernel *ak, uint32_t idx)
 			if (j != idx)
 				label_hash_insert(ak, j);
 	}
-	for (uint32_t i = name_hash(ak->labels[idx].name) & (ak->hash_cap - 1);; i = (i + 1) & (ak->hash_cap - 1)) {
+	uint32_t mask = ak->hash_cap - 1;
+
+	for (uint32_t i = name_hash(ak->labels[idx].name) & mask;; i = (i + 1) & mask) {
 		if (!ak->hash[i]) {
 			ak->hash[i] = idx + 1;
 			return 0;
@@ -660,8 +659,8 @@ static void define_label(struct actx *a, char *name, char *end)
 		    prev->line);
 		goto out;
 	}
-	if (ak->ninsns >= WG_PC_MAX - 1)
-		goto out; /* reported once when the instruction count overflowed */
+	if (ak->too_long)
+		goto out; /* reported when the instruction count overflowed */
 	if (grow((void **)&ak->labels, &ak->cap_labels, ak->nlabels + 1, sizeof(*ak->labels))) {
 		out_of_memory(a);
 		goto out;
@@ -717,7 +716,7 @@ static int resolve_ref(struct actx *a, struct a_kernel *ak, struct ref *r, const
 	case REF_PC:
 		if (r->pc >= n) {
 			error_at(a, r->line, r->col, "%s %u beyond the kernel's %u instructions, expected 0..%u", what,
-			         r->pc, n, n - 1);
+				 r->pc, n, n - 1);
 			return -1;
 		}
 		*pc = r->pc;
@@ -727,12 +726,12 @@ static int resolve_ref(struct actx *a, struct a_kernel *ak, struct ref *r, const
 
 		if (!l) {
 			error_at(a, r->line, r->col, "undefined label '%s', expected a label of kernel '%s'", r->name,
-			         ak->k.name);
+				 ak->k.name);
 			return -1;
 		}
 		if (l->pc >= n) {
 			error_at(a, r->line, r->col,
-			         "label '%s' is past the last instruction, expected a label on an instruction", r->name);
+				 "label '%s' is past the last instruction, expected a label on an instruction", r->name);
 			return -1;
 		}
 		*pc = l->pc;
@@ -760,7 +759,7 @@ static void finish_kernel(struct actx *a)
 		error_at(a, ak->line, ak->col, "kernel '%s' has no .regs, expected .regs N (1..63)", ak->k.name);
 	if (!n) {
 		error_at(a, ak->line, ak->col, "kernel '%s' has no instructions, expected at least one (EXIT)",
-		         ak->k.name);
+			 ak->k.name);
 		goto out;
 	}
 	for (uint32_t i = 0; i < ak->nbras; i++) {
@@ -787,8 +786,8 @@ static void finish_kernel(struct actx *a)
 	ret = wg_asm_reconv(ak->k.code, n, rc, &bad);
 	if (ret == WG_ESYNTAX) {
 		error_at(a, ak->insns[bad].line, ak->insns[bad].col,
-		         "kernel '%s' can fall through past its last instruction, expected an unguarded EXIT or BRA at the end",
-		         ak->k.name);
+			 "kernel '%s' can fall through past its last instruction, expected an unguarded EXIT or BRA at the end",
+			 ak->k.name);
 		goto out;
 	}
 	if (ret) {
@@ -796,7 +795,7 @@ static void finish_kernel(struct actx *a)
 			out_of_memory(a);
 		else
 			error_at(a, ak->insns[bad].line, ak->insns[bad].col, "cannot analyse the control flow of kernel '%s'",
-			         ak->k.name);
+				 ak->k.name);
 		goto out;
 	}
 	for (uint32_t i = 0; i < ak->nbras; i++) {
@@ -811,8 +810,8 @@ static void finish_kernel(struct actx *a)
 			ref_text(ak, in->reconv, given, sizeof(given));
 			ref_text(ak, rc[br->pc], ipd, sizeof(ipd));
 			warn_at(a, br->reconv.line, br->reconv.col,
-			        "reconvergence point %s differs from the immediate post-dominator %s, using %s", given, ipd,
-			        given);
+				"reconvergence point %s differs from the immediate post-dominator %s, using %s", given, ipd,
+				given);
 		}
 		ak->k.code[br->pc] = wg_isa_encode(in);
 	}
@@ -869,7 +868,7 @@ static int dir_uint(struct actx *a, char **pp, const char *dir, int64_t lo, int6
 		e++;
 	if (e == p)
 		return err(a, p, "missing value after %s, expected an integer %lld..%lld", dir, (long long)lo,
-		           (long long)hi);
+			   (long long)hi);
 	saved = *e;
 	*e = 0;
 	k = lex_number(p, v, &fb);
@@ -896,7 +895,7 @@ static int need_kernel(struct actx *a, char *p, const char *dir)
 		return err(a, p, "'%s' outside a kernel, expected .kernel first", dir);
 	if (a->cur->code_started)
 		return err(a, p, "'%s' after the first instruction of kernel '%s', expected it before the code", dir,
-		           a->cur->k.name);
+			   a->cur->k.name);
 	return 0;
 }
 
@@ -905,11 +904,12 @@ static void dir_kernel(struct actx *a, char *p)
 	char *name = skip_ws(p), *e = word_end(name), saved;
 	struct a_kernel *ak;
 	size_t len = (size_t)(e - name);
-	int bad = 0;
+	int bad = 0, errs_before;
 
 	finish_kernel(a);
 	if (a->stop)
 		return;
+	errs_before = a->nerrors; /* any error on this line taints the kernel */
 	if (!len && !*e) {
 		err(a, name, "missing kernel name, expected .kernel NAME");
 		bad = 1;
@@ -948,7 +948,7 @@ static void dir_kernel(struct actx *a, char *p)
 		strcpy(ak->k.name, "?");
 	ak->line = a->lineno;
 	ak->col = col_of(a, name);
-	ak->nerr_start = a->nerrors - bad;
+	ak->nerr_start = errs_before;
 	ak->k.regs = WG_NUM_GPR;
 	a->cur = ak;
 	if (!bad) {
@@ -1145,16 +1145,16 @@ static int op_gpr(struct actx *a, struct opnd *o, unsigned n, uint8_t *out)
 		return err(a, o->t, "register '%s' out of range, expected R0..R62 or RZ", o->t);
 	if (n > 1 && r % n)
 		return err(a, o->t, "register group R%u..R%u is misaligned, expected %s register", r, r + n - 1,
-		           n == 2 ? "an even" : "a multiple-of-4");
+			   n == 2 ? "an even" : "a multiple-of-4");
 	if (r + n - 1 > WG_NUM_GPR - 1)
 		return err(a, o->t, "register group R%u..R%u runs past R62, expected a group within R0..R62", r,
-		           r + n - 1);
+			   r + n - 1);
 	if (r + n > regs) {
 		if (n > 1)
 			return err(a, o->t, "register group R%u..R%u beyond the kernel's .regs %u, expected R0..R%u",
-			           r, r + n - 1, regs, regs - 1);
+				   r, r + n - 1, regs, regs - 1);
 		return err(a, o->t, "register R%u beyond the kernel's .regs %u, expected R0..R%u or RZ", r, regs,
-		           regs - 1);
+			   regs - 1);
 	}
 	*out = (uint8_t)r;
 	return 0;
@@ -1172,7 +1172,7 @@ static int op_pred(struct actx *a, struct opnd *o, int allow_neg, uint8_t *out)
 	}
 	if (!pred_syntax(t, &p))
 		return err(a, o->t, "bad operand '%s', expected a predicate %sP0..P6 or PT", o->t,
-		           allow_neg ? "[!]" : "");
+			   allow_neg ? "[!]" : "");
 	if (p > WG_PRED_PT || (p == WG_PRED_PT && !(t[1] == 'T' || t[1] == 't')))
 		return err(a, o->t, "predicate '%s' out of range, expected P0..P6 or PT", o->t);
 	*out = (uint8_t)(neg << 3 | p);
@@ -1200,7 +1200,7 @@ static int imm32(struct actx *a, const char *t, int allow_float, uint32_t *out)
 		return err(a, t, "FP32 literal '%s' out of range, expected a finite binary32 value, inf or nan", t);
 	default:
 		return err(a, t, "bad immediate '%s', expected a decimal, hex (0x..) or FP32 literal (1.5, -2e-3, inf, nan)",
-		           t);
+			   t);
 	}
 }
 
@@ -1231,7 +1231,7 @@ static int op_b(struct actx *a, struct opnd *o, struct wg_insn *in)
  * when params is set (LDC), a parameter name standing for its offset.
  */
 static int op_mem(struct actx *a, struct opnd *o, int allow_off, int params, const char *mn, uint8_t *base,
-                  uint32_t *off)
+		  uint32_t *off)
 {
 	char *t = o->t, *p, *close;
 	size_t len = strlen(t);
@@ -1240,7 +1240,7 @@ static int op_mem(struct actx *a, struct opnd *o, int allow_off, int params, con
 
 	if (t[0] != '[' || t[len - 1] != ']')
 		return err(a, t, "bad memory operand '%s', expected %s", t,
-		           allow_off ? "[Ra], [Ra+imm], [Ra-imm] or [imm]" : "[Ra]");
+			   allow_off ? "[Ra], [Ra+imm], [Ra-imm] or [imm]" : "[Ra]");
 	close = t + len - 1;
 	*close = 0;
 	*base = WG_REG_RZ;
@@ -1370,73 +1370,77 @@ static int op_sreg(struct actx *a, struct opnd *o, uint32_t *out)
 
 	if (sr < 0)
 		return err(a, o->t, "unknown special register '%s', expected SR_TID.X .. SR_CLOCKHI (docs/isa.md section 5)",
-		           o->t);
+			   o->t);
 	*out = (uint32_t)sr;
 	return 0;
 }
 
-/* Is this operand of a float-typed B (FP32 literal allowed)? Every B accepts them. */
+/* Operands of one instruction, by format; o[] holds exactly the format's count (BRA: 1 or 2). */
 static int parse_operands(struct actx *a, const struct wg_isa_entry *e, struct opnd *o, struct wg_insn *in,
-                          struct a_bra *br)
+			  struct a_bra *br)
 {
 	unsigned n = wg_width_regs(e->mod);
+	uint32_t zero;
+	int64_t v;
 
 	switch (e->fmt) {
 	case WG_FMT_N:
 		return 0;
 	case WG_FMT_RB:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_b(a, &o[1], in) ? -1 : 0;
+		if (op_gpr(a, &o[0], 1, &in->rd))
+			return -1;
+		return op_b(a, &o[1], in);
 	case WG_FMT_RA:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) ? -1 : 0;
+		if (op_gpr(a, &o[0], 1, &in->rd))
+			return -1;
+		return op_gpr(a, &o[1], 1, &in->ra);
 	case WG_FMT_RAB:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) || op_b(a, &o[2], in) ? -1 : 0;
 	case WG_FMT_RABC:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) || op_b(a, &o[2], in) ||
-		               op_gpr(a, &o[3], 1, &in->rc)
-		       ? -1
-		       : 0;
 	case WG_FMT_SEL:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) || op_b(a, &o[2], in) ||
-		               op_pred(a, &o[3], 1, &in->rc)
-		       ? -1
-		       : 0;
+		if (op_gpr(a, &o[0], 1, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) || op_b(a, &o[2], in))
+			return -1;
+		if (e->fmt == WG_FMT_RABC)
+			return op_gpr(a, &o[3], 1, &in->rc);
+		if (e->fmt == WG_FMT_SEL)
+			return op_pred(a, &o[3], 1, &in->rc);
+		return 0;
 	case WG_FMT_SETP:
-		return op_pred(a, &o[0], 0, &in->rd) || op_gpr(a, &o[1], 1, &in->ra) || op_b(a, &o[2], in) ? -1 : 0;
+		if (op_pred(a, &o[0], 0, &in->rd) || op_gpr(a, &o[1], 1, &in->ra))
+			return -1;
+		return op_b(a, &o[2], in);
 	case WG_FMT_PLOP:
-		return op_pred(a, &o[0], 0, &in->rd) || op_pred(a, &o[1], 1, &in->ra) || op_pred(a, &o[2], 1, &in->rc)
-		       ? -1
-		       : 0;
+		if (op_pred(a, &o[0], 0, &in->rd) || op_pred(a, &o[1], 1, &in->ra))
+			return -1;
+		return op_pred(a, &o[2], 1, &in->rc);
 	case WG_FMT_S2R:
-		return op_gpr(a, &o[0], 1, &in->rd) || op_sreg(a, &o[1], &in->b) ? -1 : 0;
+		if (op_gpr(a, &o[0], 1, &in->rd))
+			return -1;
+		return op_sreg(a, &o[1], &in->b);
 	case WG_FMT_LD:
-		return op_gpr(a, &o[0], n, &in->rd) ||
-		               op_mem(a, &o[1], 1, e->op == WG_OP_LDC, e->mnemonic, &in->ra, &in->b)
-		       ? -1
-		       : 0;
+		if (op_gpr(a, &o[0], n, &in->rd))
+			return -1;
+		return op_mem(a, &o[1], 1, e->op == WG_OP_LDC, e->mnemonic, &in->ra, &in->b);
 	case WG_FMT_ST:
-		return op_mem(a, &o[0], 1, 0, e->mnemonic, &in->ra, &in->b) || op_gpr(a, &o[1], n, &in->rc) ? -1 : 0;
+		if (op_mem(a, &o[0], 1, 0, e->mnemonic, &in->ra, &in->b))
+			return -1;
+		return op_gpr(a, &o[1], n, &in->rc);
 	case WG_FMT_ATOM:
-	case WG_FMT_CAS: {
-		uint32_t zero;
-
+	case WG_FMT_CAS:
 		if (op_gpr(a, &o[0], 1, &in->rd) || op_mem(a, &o[1], 0, 0, e->mnemonic, &in->ra, &zero) ||
 		    op_b(a, &o[2], in))
 			return -1;
 		return e->fmt == WG_FMT_CAS ? op_gpr(a, &o[3], 1, &in->rc) : 0;
-	}
 	case WG_FMT_BRA:
-		return op_ref(a, &o[0], 0, &br->target) || (o[1].t && op_ref(a, &o[1], 1, &br->reconv)) ? -1 : 0;
-	case WG_FMT_BAR: {
-		int64_t v;
-		uint32_t fb;
-
-		if (lex_number(o[0].t, &v, &fb) != NUM_INT || v < 0 || v >= WG_NUM_BARRIERS)
+		if (op_ref(a, &o[0], 0, &br->target))
+			return -1;
+		return o[1].t ? op_ref(a, &o[1], 1, &br->reconv) : 0;
+	case WG_FMT_BAR:
+		if (lex_number(o[0].t, &v, &zero) != NUM_INT || v < 0 || v >= WG_NUM_BARRIERS)
 			return err(a, o[0].t, "bad barrier id '%s', expected an integer 0..15", o[0].t);
 		in->b = (uint32_t)v;
 		return 0;
-	}
 	default:
-		return err(a, o[0].t, "unsupported instruction format");
+		return err(a, o[0].t ? o[0].t : a->line, "unsupported instruction format %u", e->fmt);
 	}
 }
 
@@ -1467,7 +1471,8 @@ static void parse_insn(struct actx *a, char *p)
 		ge = word_end(g);
 		msaved = *ge;
 		*ge = 0;
-		if (!pred_syntax(g, &pr) || pr > WG_PRED_PT || (pr == WG_PRED_PT && !(g[1] == 'T' || g[1] == 't'))) {
+		if (!pred_syntax(g, &pr) || pr > WG_PRED_PT ||
+		    (pr == WG_PRED_PT && g[1] != 'T' && g[1] != 't')) {
 			err(a, p, "bad guard '%s', expected @P0..@P6, @PT or a negated form such as @!P0", p);
 			*ge = msaved;
 			return;
@@ -1515,10 +1520,10 @@ static void parse_insn(struct actx *a, char *p)
 	}
 	ak->code_started = 1;
 	if (ak->ninsns >= WG_PC_MAX - 1) {
-		if (ak->ninsns == WG_PC_MAX - 1)
+		if (!ak->too_long)
 			err(a, mn, "kernel '%s' has too many instructions, expected at most %u", ak->k.name,
 			    WG_PC_MAX - 1);
-		ak->ninsns = WG_PC_MAX; /* report once */
+		ak->too_long = 1;
 		return;
 	}
 
@@ -1557,7 +1562,7 @@ static void parse_insn(struct actx *a, char *p)
 			snprintf(exp, sizeof(exp), "no operands");
 		else
 			snprintf(exp, sizeof(exp), "%s%u: %s", e->fmt == WG_FMT_BRA ? "1 or " : "", want,
-			         fmt_syntax[e->fmt]);
+				 fmt_syntax[e->fmt]);
 		err(a, nops > want ? ops[want].t : mn, "%s has %u operand%s, expected %s", e->mnemonic, nops,
 		    nops == 1 ? "" : "s", exp);
 		return;
@@ -1573,7 +1578,8 @@ static void parse_insn(struct actx *a, char *p)
 		struct wg_insn chk;
 		uint64_t w = wg_isa_encode(&in);
 
-		if (wg_isa_decode(w, &chk, why, sizeof(why)) || wg_isa_check_regs(&chk, ak->k.regs, why, sizeof(why))) {
+		if (wg_isa_decode(w, &chk, why, sizeof(why)) ||
+		    wg_isa_check_regs(&chk, ak->k.regs, why, sizeof(why))) {
 			err(a, mn, "illegal instruction (%s), expected a valid %s", why, e->mnemonic);
 			return;
 		}
@@ -1733,7 +1739,7 @@ int wg_asm_file(struct wg_image *img, const char *path, FILE *diag)
 			}
 		if (diag)
 			fprintf(diag, "%s:%u:%u: error: NUL byte in the source, expected text\n", path, line,
-			        (unsigned)(z - ls) + 1);
+				(unsigned)(z - ls) + 1);
 		ret = WG_ESYNTAX;
 		goto out;
 	}

@@ -363,7 +363,7 @@ static int disasm_kernel(const struct wg_kernel *k, FILE *out)
 			fprintf(out, "%s:\n", k->labels[li].name);
 		if (wg_isa_decode(k->code[pc], &in, why, sizeof(why))) {
 			fprintf(out, "\t; pc %u: illegal instruction 0x%016llx: %s\n", pc,
-			        (unsigned long long)k->code[pc], why);
+				(unsigned long long)k->code[pc], why);
 			ret = WG_EILLEGAL;
 			continue;
 		}

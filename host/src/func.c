@@ -39,6 +39,8 @@
 #define STACK_MAX 64
 
 #define unlikely(x) __builtin_expect(!!(x), 0)
+/* Helpers of the interpreter loop: inlined into each of its clones (see run_warp). */
+#define HOT static inline __attribute__((always_inline))
 
 /* Handlers. Kinds before K_BRA have no effect when the execution mask is empty. */
 enum kind {
@@ -152,7 +154,7 @@ static const uint32_t lanebit[LANES] __attribute__((aligned(64))) = {
 /* ------------------------------------------------------------------------ */
 /* Scalar semantics                                                          */
 
-static inline float u2f(uint32_t u)
+HOT float u2f(uint32_t u)
 {
 	float x;
 
@@ -160,7 +162,7 @@ static inline float u2f(uint32_t u)
 	return x;
 }
 
-static inline uint32_t f2u(float x)
+HOT uint32_t f2u(float x)
 {
 	uint32_t u;
 
@@ -169,18 +171,18 @@ static inline uint32_t f2u(float x)
 }
 
 /* The bits of an FP32 result, any NaN made the canonical NaN. */
-static inline uint32_t fres(float x)
+HOT uint32_t fres(float x)
 {
 	return x != x ? CANON_NAN : f2u(x);
 }
 
-static inline int is_nan(uint32_t u)
+HOT int is_nan(uint32_t u)
 {
 	return (u & 0x7FFFFFFFu) > 0x7F800000u;
 }
 
 /* IEEE 754 minNum / maxNum with -0 < +0. */
-static inline uint32_t fmin_bits(uint32_t ua, uint32_t ub)
+HOT uint32_t fmin_bits(uint32_t ua, uint32_t ub)
 {
 	float x = u2f(ua), y = u2f(ub);
 
@@ -195,7 +197,7 @@ static inline uint32_t fmin_bits(uint32_t ua, uint32_t ub)
 	return ua | ub; /* equal: differ at most in the sign of a zero */
 }
 
-static inline uint32_t fmax_bits(uint32_t ua, uint32_t ub)
+HOT uint32_t fmax_bits(uint32_t ua, uint32_t ub)
 {
 	float x = u2f(ua), y = u2f(ub);
 
@@ -211,7 +213,7 @@ static inline uint32_t fmax_bits(uint32_t ua, uint32_t ub)
 }
 
 /* FP32 rounded to an integral value: mode 0 RN, 1 RZ, 2 RM, 3 RP. */
-static inline float round_mode(float x, unsigned mode)
+HOT float round_mode(float x, unsigned mode)
 {
 	switch (mode) {
 	case 0: return rintf(x); /* the run sets round-to-nearest-even */
@@ -222,7 +224,7 @@ static inline float round_mode(float x, unsigned mode)
 }
 
 /* F2I: mod = unsigned | rounding << 1. */
-static uint32_t f2i(uint32_t u, unsigned mod)
+HOT uint32_t f2i(uint32_t u, unsigned mod)
 {
 	float x = u2f(u), r;
 
@@ -243,7 +245,16 @@ static uint32_t f2i(uint32_t u, unsigned mod)
 	return (uint32_t)(int32_t)r;
 }
 
-static inline uint32_t brev32(uint32_t x)
+/* Lane count of a mask without a library call (no popcnt instruction in the base ISA). */
+HOT uint32_t popc32(uint32_t x)
+{
+	x = x - (x >> 1 & 0x55555555u);
+	x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+	return x * 0x01010101u >> 24;
+}
+
+HOT uint32_t brev32(uint32_t x)
 {
 	x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
 	x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
@@ -252,7 +263,7 @@ static inline uint32_t brev32(uint32_t x)
 	return x >> 16 | x << 16;
 }
 
-static uint32_t atom_apply(unsigned op, uint32_t old, uint32_t b, uint32_t c)
+HOT uint32_t atom_apply(unsigned op, uint32_t old, uint32_t b, uint32_t c)
 {
 	switch (op) {
 	case A_ADD: return old + b;
@@ -484,7 +495,7 @@ static int illegal(struct run *R, const struct warp *w, uint32_t pc)
 /* ------------------------------------------------------------------------ */
 /* Register write-back                                                       */
 
-static inline void wb(uint32_t *restrict dst, const uint32_t *restrict t, uint32_t exec)
+HOT void wb(uint32_t *restrict dst, const uint32_t *restrict t, uint32_t exec)
 {
 	if (exec == FULL_MASK) {
 		memcpy(dst, t, LANES * sizeof(*t));
@@ -494,7 +505,7 @@ static inline void wb(uint32_t *restrict dst, const uint32_t *restrict t, uint32
 		dst[l] = (exec & lanebit[l]) ? t[l] : dst[l];
 }
 
-static inline void pwb(struct warp *w, unsigned slot, uint32_t val, uint32_t exec)
+HOT void pwb(struct warp *w, unsigned slot, uint32_t val, uint32_t exec)
 {
 	w->p[slot] = (w->p[slot] & ~exec) | (val & exec);
 }
@@ -505,7 +516,7 @@ static inline void pwb(struct warp *w, unsigned slot, uint32_t val, uint32_t exe
 enum mem_why { MW_OK, MW_ALIGN, MW_RANGE };
 
 /* Host address of one lane's access, or NULL with *why set. */
-static uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const struct warp *w, uint32_t a,
+HOT uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const struct warp *w, uint32_t a,
                           unsigned size, enum mem_why *why)
 {
 	uint8_t *p = NULL;
@@ -541,7 +552,7 @@ static uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const st
  * whose access is invalid (with *why), or -1; hp[] is filled for the lanes
  * below it.
  */
-static int resolve(struct run *R, const struct warp *w, unsigned space, uint32_t exec, const uint32_t *addr,
+HOT int resolve(struct run *R, const struct warp *w, unsigned space, uint32_t exec, const uint32_t *addr,
                    unsigned size, uint8_t **hp, enum mem_why *why)
 {
 	if (space == SP_GLOBAL) {
@@ -579,8 +590,9 @@ static int resolve(struct run *R, const struct warp *w, unsigned space, uint32_t
 	return -1;
 }
 
-static int mem_fault(struct run *R, const struct warp *w, uint32_t pc, const struct dinsn *d, int lane,
-                     uint32_t a, enum mem_why why)
+static __attribute__((noinline, cold)) int mem_fault(struct run *R, const struct warp *w, uint32_t pc,
+                                                     const struct dinsn *d, int lane, uint32_t a,
+                                                     enum mem_why why)
 {
 	const char *what = d->kind == K_LD ? "load" : d->kind == K_ST ? "store" : "atomic";
 	const char *sp = space_names[d->space];
@@ -607,7 +619,7 @@ static int mem_fault(struct run *R, const struct warp *w, uint32_t pc, const str
 	}
 }
 
-static inline uint32_t ld32(const uint8_t *p)
+HOT uint32_t ld32(const uint8_t *p)
 {
 	uint32_t v;
 
@@ -615,12 +627,12 @@ static inline uint32_t ld32(const uint8_t *p)
 	return v;
 }
 
-static inline void st32(uint8_t *p, uint32_t v)
+HOT void st32(uint8_t *p, uint32_t v)
 {
 	memcpy(p, &v, 4);
 }
 
-static int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc, uint32_t exec)
+HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc, uint32_t exec)
 {
 	uint8_t *hp[LANES];
 	uint32_t addr[LANES];
@@ -700,7 +712,7 @@ static int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t
 		return mem_fault(R, w, pc, d, bad, addr[bad], why);
 
 	{
-		uint64_t n = (uint64_t)__builtin_popcount(exec);
+		uint64_t n = (uint64_t)popc32(exec);
 
 		if (d->kind == K_ATOM) {
 			R->atoms += n;
@@ -752,7 +764,7 @@ static int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t
 		pmask = m_;                                                   \
 	} while (0)
 
-static uint32_t isetp(const struct warp *w, const struct dinsn *d, int uns)
+HOT uint32_t isetp(const struct warp *w, const struct dinsn *d, int uns)
 {
 	uint32_t pmask = 0;
 
@@ -778,7 +790,7 @@ static uint32_t isetp(const struct warp *w, const struct dinsn *d, int uns)
 	return pmask;
 }
 
-static uint32_t fsetp(const struct warp *w, const struct dinsn *d)
+HOT uint32_t fsetp(const struct warp *w, const struct dinsn *d)
 {
 	uint32_t pmask = 0;
 
@@ -795,7 +807,7 @@ static uint32_t fsetp(const struct warp *w, const struct dinsn *d)
 	return pmask;
 }
 
-static void s2r(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec)
+HOT void s2r(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec)
 {
 	const struct wg_launch *L = R->l;
 	uint32_t t[LANES], v = 0;
@@ -871,6 +883,7 @@ static void retire(struct run *R, const struct warp *w, const struct dinsn *d, u
  * Run warp w until it finishes, waits at a barrier or faults. Returns 0 or
  * a negative WG_E* with R->err filled in.
  */
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 static int run_warp(struct run *R, struct warp *w)
 {
 	const struct dinsn *code = R->code;
@@ -898,7 +911,7 @@ static int run_warp(struct run *R, struct warp *w)
 		exec = active & (w->p[d->gp] ^ d->gxor);
 		R->issued++;
 		cw[d->cls]++;
-		ct[d->cls] += (uint64_t)__builtin_popcount(exec);
+		ct[d->cls] += (uint64_t)popc32(exec);
 		if (!exec && d->kind < K_BRA)
 			goto next;
 
@@ -922,10 +935,34 @@ static int run_warp(struct run *R, struct warp *w)
 		case K_OR: ALU(x | y); break;
 		case K_XOR: ALU(x ^ y); break;
 		case K_NOT: ALU(~x); break;
-		case K_SHL: ALU(y >= 32 ? 0 : x << (y & 31)); break;
-		case K_SHRU: ALU(y >= 32 ? 0 : x >> (y & 31)); break;
-		case K_SHRS: ALU((uint32_t)((int32_t)x >> (y >= 32 ? 31 : (y & 31)))); break;
-		case K_POPC: ALU((uint32_t)__builtin_popcount(x)); break;
+		case K_SHL:
+			if (d->bimm && d->bimm[0] < 32) {
+				uint32_t s = d->bimm[0];
+
+				ALU(x << s);
+			} else {
+				ALU(y >= 32 ? 0 : x << (y & 31));
+			}
+			break;
+		case K_SHRU:
+			if (d->bimm && d->bimm[0] < 32) {
+				uint32_t s = d->bimm[0];
+
+				ALU(x >> s);
+			} else {
+				ALU(y >= 32 ? 0 : x >> (y & 31));
+			}
+			break;
+		case K_SHRS:
+			if (d->bimm) {
+				uint32_t s = d->bimm[0] < 32 ? d->bimm[0] : 31;
+
+				ALU((uint32_t)((int32_t)x >> s));
+			} else {
+				ALU((uint32_t)((int32_t)x >> (y >= 32 ? 31 : (y & 31))));
+			}
+			break;
+		case K_POPC: ALU(popc32(x)); break;
 		case K_CLZ: ALU(x ? (uint32_t)__builtin_clz(x) : 32u); break;
 		case K_BREV: ALU(brev32(x)); break;
 		case K_SEL: {

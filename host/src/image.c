@@ -133,7 +133,7 @@ static uint32_t align_up(uint32_t v, uint32_t a)
  * buffer size. Returns 0 or WG_EINVAL when the buffer would exceed its limit.
  */
 static int pack_param(uint32_t end, uint32_t max_align, unsigned type, uint32_t count, uint32_t *offset,
-                      uint32_t *size, uint32_t *new_end, uint32_t *new_max_align)
+		      uint32_t *size, uint32_t *new_end, uint32_t *new_max_align)
 {
 	uint32_t esz = wg_ptype_size(type);
 	uint32_t al = esz; /* ptr: 8 = its size */
@@ -432,7 +432,8 @@ struct pctx {
 	size_t errlen;
 };
 
-static int perr(struct pctx *c, size_t off, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int perr(struct pctx *c, size_t off, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 static int perr(struct pctx *c, size_t off, int ret, const char *fmt, ...)
 {
@@ -469,21 +470,21 @@ static int check_name(struct pctx *c, size_t off, const char *what, char *out)
 
 	if (!nul)
 		return perr(c, off, WG_EFORMAT,
-		            "%s is not NUL-terminated within %d bytes, expected at most %d characters and a NUL",
-		            what, WG_NAME_MAX, WG_NAME_MAX - 1);
+			    "%s is not NUL-terminated within %d bytes, expected at most %d characters and a NUL",
+			    what, WG_NAME_MAX, WG_NAME_MAX - 1);
 	n = (size_t)(nul - p);
 	if (!n)
 		return perr(c, off, WG_EFORMAT, "%s is empty, expected a name", what);
 	for (size_t i = n + 1; i < WG_NAME_MAX; i++)
 		if (p[i])
 			return perr(c, off + i, WG_EFORMAT,
-			            "non-zero byte 0x%02x after the end of the %s, expected zero padding", p[i], what);
+				    "non-zero byte 0x%02x after the end of the %s, expected zero padding", p[i], what);
 	memcpy(out, p, WG_NAME_MAX);
 	bad = ident_bad_char(out);
 	if (bad >= 0)
 		return perr(c, off + (size_t)bad, WG_EFORMAT,
-		            "byte 0x%02x in the %s, expected a name of the form [A-Za-z_.$][A-Za-z0-9_.$]*",
-		            (unsigned)p[bad], what);
+			    "byte 0x%02x in the %s, expected a name of the form [A-Za-z_.$][A-Za-z0-9_.$]*",
+			    (unsigned)p[bad], what);
 	return 0;
 }
 
@@ -509,45 +510,45 @@ static int parse_params(struct pctx *c, size_t pos, struct wg_kernel *k, size_t 
 		pa->type = c->buf[pos + P_TYPE];
 		if (pa->type >= WG_PT_COUNT)
 			return perr(c, pos + P_TYPE, WG_EFORMAT,
-			            "parameter '%s' has type %u, expected 0..%d (docs/wgk.md)", pa->name, pa->type,
-			            WG_PT_COUNT - 1);
+				    "parameter '%s' has type %u, expected 0..%d (docs/wgk.md)", pa->name, pa->type,
+				    WG_PT_COUNT - 1);
 		for (int b = 0; b < 3; b++)
 			if (c->buf[pos + P_RESERVED + b])
 				return perr(c, pos + P_RESERVED + b, WG_EFORMAT,
-				            "reserved byte of parameter '%s' is 0x%02x, expected 0", pa->name,
-				            c->buf[pos + P_RESERVED + b]);
+					    "reserved byte of parameter '%s' is 0x%02x, expected 0", pa->name,
+					    c->buf[pos + P_RESERVED + b]);
 		pa->count = get32(c->buf + pos + P_COUNT);
 		pa->offset = get32(c->buf + pos + P_OFFSET);
 		pa->size = get32(c->buf + pos + P_SIZE);
 		if (!pa->count)
 			return perr(c, pos + P_COUNT, WG_EFORMAT, "parameter '%s' has count 0, expected 1 or more",
-			            pa->name);
+				    pa->name);
 		if (pack_param(end, max_align, pa->type, pa->count, &off, &size, &end, &max_align))
 			return perr(c, pos + P_COUNT, WG_EFORMAT,
-			            "parameter '%s' (%u x %s) overflows the parameter buffer, expected at most %u bytes",
-			            pa->name, pa->count, wg_ptype_name(pa->type), WG_PARAM_BYTES_MAX);
+				    "parameter '%s' (%u x %s) overflows the parameter buffer, expected at most %u bytes",
+				    pa->name, pa->count, wg_ptype_name(pa->type), WG_PARAM_BYTES_MAX);
 		/* The buffer limit bounds j here, so this search stays cheap. */
 		if (wg_kernel_find_param(k, pa->name) != pa)
 			return perr(c, pos + P_NAME, WG_EFORMAT,
-			            "duplicate parameter '%s' in kernel '%s', expected unique names", pa->name,
-			            k->name);
+				    "duplicate parameter '%s' in kernel '%s', expected unique names", pa->name,
+				    k->name);
 		if (pa->offset != off)
 			return perr(c, pos + P_OFFSET, WG_EFORMAT,
-			            "parameter '%s' at offset %u, expected %u (CUDA packing)", pa->name, pa->offset,
-			            off);
+				    "parameter '%s' at offset %u, expected %u (CUDA packing)", pa->name, pa->offset,
+				    off);
 		if (pa->size != size)
 			return perr(c, pos + P_SIZE, WG_EFORMAT, "parameter '%s' has size %u, expected %u",
-			            pa->name, pa->size, size);
+				    pa->name, pa->size, size);
 	}
 	end = align_up(end, max_align);
 	if (end > WG_PARAM_BYTES_MAX)
 		return perr(c, kpos + K_PARAM_BYTES, WG_EFORMAT,
-		            "kernel '%s' parameter buffer of %u bytes, expected at most %u", k->name, end,
-		            WG_PARAM_BYTES_MAX);
+			    "kernel '%s' parameter buffer of %u bytes, expected at most %u", k->name, end,
+			    WG_PARAM_BYTES_MAX);
 	if (k->param_bytes != end)
 		return perr(c, kpos + K_PARAM_BYTES, WG_EFORMAT,
-		            "kernel '%s' declares %u parameter bytes, expected %u (CUDA packing of its parameters)",
-		            k->name, k->param_bytes, end);
+			    "kernel '%s' declares %u parameter bytes, expected %u (CUDA packing of its parameters)",
+			    k->name, k->param_bytes, end);
 	return 0;
 }
 
@@ -568,15 +569,15 @@ static int parse_labels(struct pctx *c, size_t pos, struct wg_kernel *k)
 		l->pc = get32(c->buf + pos + L_PC);
 		if (l->pc > k->ninsns)
 			return perr(c, pos + L_PC, WG_EFORMAT,
-			            "label '%s' at pc %u beyond kernel '%s' of %u instructions, expected 0..%u", l->name,
-			            l->pc, k->name, k->ninsns, k->ninsns);
+				    "label '%s' at pc %u beyond kernel '%s' of %u instructions, expected 0..%u", l->name,
+				    l->pc, k->name, k->ninsns, k->ninsns);
 		if (get32(c->buf + pos + L_RESERVED))
 			return perr(c, pos + L_RESERVED, WG_EFORMAT, "reserved word of label '%s' is not 0, expected 0",
-			            l->name);
+				    l->name);
 		if (j && (l[-1].pc > l->pc || (l[-1].pc == l->pc && strcmp(l[-1].name, l->name) >= 0)))
 			return perr(c, pos, WG_EFORMAT,
-			            "label '%s' (pc %u) after '%s' (pc %u), expected labels sorted by pc, then name, without repeats",
-			            l->name, l->pc, l[-1].name, l[-1].pc);
+				    "label '%s' (pc %u) after '%s' (pc %u), expected labels sorted by pc, then name, without repeats",
+				    l->name, l->pc, l[-1].name, l[-1].pc);
 	}
 	if (k->nlabels < 2)
 		return 0;
@@ -603,8 +604,8 @@ static int parse_labels(struct pctx *c, size_t pos, struct wg_kernel *k)
 			break;
 		}
 		ret = perr(c, start + (size_t)second * WGK_LABEL_SIZE, WG_EFORMAT,
-		           "duplicate label '%s' in kernel '%s' (pcs %u and %u), expected unique names", sorted[j],
-		           k->name, k->labels[first].pc, k->labels[second].pc);
+			   "duplicate label '%s' in kernel '%s' (pcs %u and %u), expected unique names", sorted[j],
+			   k->name, k->labels[first].pc, k->labels[second].pc);
 		break;
 	}
 	free(sorted);
@@ -620,27 +621,28 @@ static int parse_code(struct pctx *c, size_t pos, struct wg_kernel *k)
 		uint64_t w = get64(c->buf + pos);
 
 		k->code[pc] = w;
-		if (wg_isa_decode(w, &in, why, sizeof(why)) || wg_isa_check_regs(&in, k->regs, why, sizeof(why)))
+		if (wg_isa_decode(w, &in, why, sizeof(why)) ||
+		    wg_isa_check_regs(&in, k->regs, why, sizeof(why)))
 			return perr(c, pos, WG_EFORMAT,
-			            "kernel '%s' pc %u: illegal instruction 0x%016llx (%s), expected a valid instruction word",
-			            k->name, pc, (unsigned long long)w, why);
+				    "kernel '%s' pc %u: illegal instruction 0x%016llx (%s), expected a valid instruction word",
+				    k->name, pc, (unsigned long long)w, why);
 		if (in.e->fmt != WG_FMT_BRA)
 			continue;
 		if (in.b >= k->ninsns)
 			return perr(c, pos, WG_EFORMAT,
-			            "kernel '%s' pc %u: branch target %u beyond the kernel, expected 0..%u", k->name, pc,
-			            in.b, k->ninsns - 1);
+				    "kernel '%s' pc %u: branch target %u beyond the kernel, expected 0..%u", k->name, pc,
+				    in.b, k->ninsns - 1);
 		if (in.reconv != WG_RECONV_NONE && in.reconv >= k->ninsns)
 			return perr(c, pos, WG_EFORMAT,
-			            "kernel '%s' pc %u: reconvergence pc %u beyond the kernel, expected 0..%u or none (0x3ffff)",
-			            k->name, pc, in.reconv, k->ninsns - 1);
+				    "kernel '%s' pc %u: reconvergence pc %u beyond the kernel, expected 0..%u or none (0x3ffff)",
+				    k->name, pc, in.reconv, k->ninsns - 1);
 	}
 	/* The last instruction must not fall through (docs/isa.md section 4). */
 	wg_isa_decode(k->code[k->ninsns - 1], &in, NULL, 0);
 	if ((in.e->op != WG_OP_EXIT && in.e->op != WG_OP_BRA) || in.gp != WG_PRED_PT || in.gneg)
 		return perr(c, pos - WGK_INSN_SIZE, WG_EFORMAT,
-		            "kernel '%s' can fall through past its last instruction (pc %u), expected an unguarded EXIT or BRA",
-		            k->name, k->ninsns - 1);
+			    "kernel '%s' can fall through past its last instruction (pc %u), expected an unguarded EXIT or BRA",
+			    k->name, k->ninsns - 1);
 	return 0;
 }
 
@@ -655,8 +657,8 @@ static int parse_kernel(struct pctx *c, size_t pos, struct wg_image *img, uint32
 
 	if (remain(c, pos) < WGK_KHDR_SIZE)
 		return perr(c, pos, WG_EFORMAT,
-		            "truncated kernel record %u: %zu bytes left before the CRC, expected a %d-byte kernel header",
-		            idx, remain(c, pos), WGK_KHDR_SIZE);
+			    "truncated kernel record %u: %zu bytes left before the CRC, expected a %d-byte kernel header",
+			    idx, remain(c, pos), WGK_KHDR_SIZE);
 	snprintf(what, sizeof(what), "name of kernel %u", idx);
 	ret = check_name(c, pos + K_NAME, what, k->name);
 	if (ret)
@@ -664,7 +666,7 @@ static int parse_kernel(struct pctx *c, size_t pos, struct wg_image *img, uint32
 	for (uint32_t i = 0; i < idx; i++)
 		if (!strcmp(img->kernels[i].name, k->name))
 			return perr(c, pos + K_NAME, WG_EFORMAT, "duplicate kernel '%s', expected unique kernel names",
-			            k->name);
+				    k->name);
 	k->regs = get32(h + K_REGS);
 	k->shared_bytes = get32(h + K_SHARED);
 	k->local_bytes = get32(h + K_LOCAL);
@@ -675,21 +677,21 @@ static int parse_kernel(struct pctx *c, size_t pos, struct wg_image *img, uint32
 	rsize = get32(h + K_SIZE);
 	if (k->regs < 1 || k->regs > WG_NUM_GPR)
 		return perr(c, pos + K_REGS, WG_EFORMAT, "kernel '%s' has %u registers, expected 1..%d", k->name,
-		            k->regs, WG_NUM_GPR);
+			    k->regs, WG_NUM_GPR);
 	if (!k->ninsns)
 		return perr(c, pos + K_NINSNS, WG_EFORMAT, "kernel '%s' has no instructions, expected at least 1",
-		            k->name);
+			    k->name);
 	if (k->ninsns >= WG_PC_MAX)
 		return perr(c, pos + K_NINSNS, WG_EFORMAT, "kernel '%s' has %u instructions, expected at most %u",
-		            k->name, k->ninsns, WG_PC_MAX - 1);
+			    k->name, k->ninsns, WG_PC_MAX - 1);
 	need = kernel_record_size(k);
 	if (need > remain(c, pos))
 		return perr(c, pos + K_NPARAMS, WG_EFORMAT,
-		            "kernel '%s' counts (%u parameters, %u labels, %u instructions) need %llu bytes, only %zu remain before the CRC, expected counts that fit in the file",
-		            k->name, k->nparams, k->nlabels, k->ninsns, (unsigned long long)need, remain(c, pos));
+			    "kernel '%s' counts (%u parameters, %u labels, %u instructions) need %llu bytes, only %zu remain before the CRC, expected counts that fit in the file",
+			    k->name, k->nparams, k->nlabels, k->ninsns, (unsigned long long)need, remain(c, pos));
 	if (rsize != need)
 		return perr(c, pos + K_SIZE, WG_EFORMAT, "kernel '%s' record size %u, expected %llu", k->name, rsize,
-		            (unsigned long long)need);
+			    (unsigned long long)need);
 
 	/* Counts are now bounded by the file size: allocations are safe. */
 	k->params = calloc(k->nparams ? k->nparams : 1, sizeof(*k->params));
@@ -713,7 +715,8 @@ static int parse_kernel(struct pctx *c, size_t pos, struct wg_image *img, uint32
 	return 0;
 }
 
-int wg_image_parse(struct wg_image *img, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen)
+int wg_image_parse(struct wg_image *img, const uint8_t *buf, size_t len, const char *name, char *err,
+		   size_t errlen)
 {
 	struct pctx c = { .buf = buf, .name = name ? name : "<image>", .err = err, .errlen = errlen };
 	uint32_t fsize, nk, crc, want;
@@ -729,12 +732,12 @@ int wg_image_parse(struct wg_image *img, const uint8_t *buf, size_t len, const c
 	img->kernels = NULL;
 	if (len < WGK_HDR_SIZE + WGK_CRC_SIZE)
 		return perr(&c, len, WG_EFORMAT, "truncated: file is %zu bytes, expected at least %d (header and CRC)",
-		            len, WGK_HDR_SIZE + WGK_CRC_SIZE);
+			    len, WGK_HDR_SIZE + WGK_CRC_SIZE);
 	for (int i = 0; i < WGK_MAGIC_LEN; i++)
 		if (buf[H_MAGIC + i] != wgk_magic[i])
 			return perr(&c, H_MAGIC + (size_t)i, WG_EFORMAT,
-			            "bad magic byte 0x%02x, expected 0x%02x (89 57 47 4b 0d 0a 1a 0a: not a .wgk file)",
-			            buf[H_MAGIC + i], wgk_magic[i]);
+				    "bad magic byte 0x%02x, expected 0x%02x (89 57 47 4b 0d 0a 1a 0a: not a .wgk file)",
+				    buf[H_MAGIC + i], wgk_magic[i]);
 	ver = get16(buf + H_VERSION);
 	if (ver != WGK_VERSION)
 		return perr(&c, H_VERSION, WG_EFORMAT, "unsupported format version %u, expected %d", ver, WGK_VERSION);
@@ -744,26 +747,26 @@ int wg_image_parse(struct wg_image *img, const uint8_t *buf, size_t len, const c
 	fsize = get32(buf + H_SIZE);
 	if (fsize > len)
 		return perr(&c, len, WG_EFORMAT, "truncated: header declares %u bytes, file has %zu, expected %u bytes",
-		            fsize, len, fsize);
+			    fsize, len, fsize);
 	if (fsize < len)
 		return perr(&c, fsize < WGK_HDR_SIZE + WGK_CRC_SIZE ? H_SIZE : fsize, WG_EFORMAT,
-		            "file is %zu bytes but the header declares %u, expected the file to end there", len, fsize);
+			    "file is %zu bytes but the header declares %u, expected the file to end there", len, fsize);
 	c.end = len - WGK_CRC_SIZE;
 	crc = get32(buf + c.end);
 	want = crc32_update(0, buf, c.end);
 	if (crc != want)
 		return perr(&c, c.end, WG_EFORMAT, "CRC-32 mismatch: stored 0x%08x, computed 0x%08x, expected equal (corrupt file)",
-		            crc, want);
+			    crc, want);
 	if (get32(buf + H_RESERVED))
 		return perr(&c, H_RESERVED, WG_EFORMAT, "reserved header word is 0x%08x, expected 0",
-		            get32(buf + H_RESERVED));
+			    get32(buf + H_RESERVED));
 	nk = get32(buf + H_NKERNELS);
 	if (!nk)
 		return perr(&c, H_NKERNELS, WG_EFORMAT, "image holds no kernels, expected at least 1");
 	if ((uint64_t)nk * (WGK_KHDR_SIZE + WGK_INSN_SIZE) > remain(&c, WGK_HDR_SIZE))
 		return perr(&c, H_NKERNELS, WG_EFORMAT,
-		            "%u kernels need at least %llu bytes, only %zu remain, expected a count that fits in the file",
-		            nk, (unsigned long long)nk * (WGK_KHDR_SIZE + WGK_INSN_SIZE), remain(&c, WGK_HDR_SIZE));
+			    "%u kernels need at least %llu bytes, only %zu remain, expected a count that fits in the file",
+			    nk, (unsigned long long)nk * (WGK_KHDR_SIZE + WGK_INSN_SIZE), remain(&c, WGK_HDR_SIZE));
 	img->kernels = calloc(nk, sizeof(*img->kernels));
 	if (!img->kernels)
 		return WG_ENOMEM;

@@ -2,6 +2,7 @@
 #include "isa.h"
 #include "isa_table.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <strings.h>
 
@@ -15,19 +16,17 @@ const size_t wg_isa_table_len = sizeof(wg_isa_table) / sizeof(wg_isa_table[0]);
 
 /* (op, mod) -> row index + 1; 0 = no such instruction. Filled on first use. */
 static uint16_t lookup_map[WG_OP_COUNT][8];
-static int lookup_ready;
+static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
 
 static void lookup_init(void)
 {
 	for (size_t i = 0; i < wg_isa_table_len; i++)
 		lookup_map[wg_isa_table[i].op][wg_isa_table[i].mod] = (uint16_t)(i + 1);
-	lookup_ready = 1;
 }
 
 const struct wg_isa_entry *wg_isa_lookup(uint8_t op, uint8_t mod)
 {
-	if (!lookup_ready)
-		lookup_init();
+	pthread_once(&lookup_once, lookup_init);
 	if (op >= WG_OP_COUNT || mod >= 8 || !lookup_map[op][mod])
 		return NULL;
 	return &wg_isa_table[lookup_map[op][mod] - 1];

@@ -54,7 +54,7 @@ static void fix_crc(uint8_t *buf, size_t len)
 }
 
 static uint64_t enc(const char *mn, unsigned gp, unsigned rd, unsigned ra, unsigned rc, int bimm, uint32_t b,
-                    uint32_t reconv)
+		    uint32_t reconv)
 {
 	struct wg_insn in;
 	const struct wg_isa_entry *e = wg_isa_find(mn);
@@ -193,7 +193,7 @@ static void expect_accept(struct fixture *f)
 static void ptype_names_sizes_and_lookup(void **state)
 {
 	static const char *const names[] = { "u8", "s8", "u16", "s16", "u32", "s32",
-		                             "f32", "u64", "s64", "f64", "ptr" };
+					     "f32", "u64", "s64", "f64", "ptr" };
 	static const unsigned sizes[] = { 1, 1, 2, 2, 4, 4, 4, 8, 8, 8, 8 };
 
 	(void)state;
@@ -228,7 +228,7 @@ static void check_packing(const struct pdesc *p, size_t n, size_t struct_size)
 		assert_int_equal(k.params[i].count, p[i].count);
 		if (k.params[i].offset != p[i].offset)
 			fail_msg("parameter %s at %u, C struct has it at %zu", p[i].name, k.params[i].offset,
-			         p[i].offset);
+				 p[i].offset);
 		assert_int_equal(k.params[i].size, wg_ptype_size(p[i].type) * p[i].count);
 	}
 	assert_int_equal(k.param_bytes, struct_size);

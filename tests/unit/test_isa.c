@@ -133,7 +133,7 @@ static void table_op_mod_pairs_are_unique(void **state)
 		for (size_t j = i + 1; j < wg_isa_table_len; j++)
 			if (wg_isa_table[i].op == wg_isa_table[j].op && wg_isa_table[i].mod == wg_isa_table[j].mod)
 				fail_msg("%s and %s share op %u mod %u", wg_isa_table[i].mnemonic,
-				         wg_isa_table[j].mnemonic, wg_isa_table[i].op, wg_isa_table[i].mod);
+					 wg_isa_table[j].mnemonic, wg_isa_table[i].op, wg_isa_table[i].mod);
 }
 
 static void table_mnemonics_are_unique_ignoring_case(void **state)
@@ -261,7 +261,7 @@ static void encode_places_fields_at_documented_bits(void **state)
 	in.b = 0x12345678;
 	w = wg_isa_encode(&in);
 	assert_int_equal(w, (uint64_t)WG_OP_IADD << 58 | 1ull << 57 | 1ull << 56 | 2ull << 53 | 5ull << 47 |
-	                        6ull << 41 | 0x12345678);
+				6ull << 41 | 0x12345678);
 	/* BRA 7, reconv none, unguarded */
 	wg_insn_init(&in, wg_isa_find("BRA"));
 	in.b = 7;
@@ -342,7 +342,7 @@ static void decode_rejects_nonzero_unused_fields(void **state)
 					continue;
 				if (!wg_isa_decode(base ^ 1ull << bit, &out, why, sizeof(why)))
 					fail_msg("%s (bimm=%d): bit %d set in an unused field was accepted", e->mnemonic,
-					         bimm, bit);
+						 bimm, bit);
 				assert_true(why[0] != 0);
 			}
 		}
@@ -393,13 +393,13 @@ static void decode_rejects_misaligned_vector_registers(void **state)
 		int ok128 = r == WG_REG_RZ || (r % 4 == 0 && r + 3 <= 62);
 
 		assert_int_equal(wg_isa_decode(word("LDG.64", r, 1, 0, 0, 0), &in, why, sizeof(why)),
-		                 ok64 ? 0 : WG_EILLEGAL);
+				 ok64 ? 0 : WG_EILLEGAL);
 		assert_int_equal(wg_isa_decode(word("LDS.128", r, 1, 0, 0, 0), &in, why, sizeof(why)),
-		                 ok128 ? 0 : WG_EILLEGAL);
+				 ok128 ? 0 : WG_EILLEGAL);
 		assert_int_equal(wg_isa_decode(word("STL.64", 0, 1, r, 0, 0), &in, why, sizeof(why)),
-		                 ok64 ? 0 : WG_EILLEGAL);
+				 ok64 ? 0 : WG_EILLEGAL);
 		assert_int_equal(wg_isa_decode(word("STG.128", 0, 1, r, 0, 0), &in, why, sizeof(why)),
-		                 ok128 ? 0 : WG_EILLEGAL);
+				 ok128 ? 0 : WG_EILLEGAL);
 		/* Scalar widths take any register. */
 		assert_int_equal(wg_isa_decode(word("LDC.S16", r, 1, 0, 0, 0), &in, NULL, 0), 0);
 	}

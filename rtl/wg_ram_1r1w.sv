@@ -1,0 +1,78 @@
+// wg_ram_1r1w: simple dual-port RAM, one write port and one synchronous read
+// port on one clock.
+//
+// The block-RAM idiom of RTL-SUBSET.md: infers SB_RAM40_4K on iCE40 and RAMB18/36
+// on Xilinx, and simulates as a plain array in Verilator.
+//   - Read: rdata_o shows mem[raddr_i] one cycle after a cycle with re_i = 1 and
+//     holds its value while re_i = 0 (callers rely on this to stall).
+//   - Write: on we_i, the bytes selected by wbe_i (all of them when BYTE_EN = 0)
+//     take wdata_i at the clock edge.
+//   - A read and a write of the same address in one cycle return undefined data
+//     (old data in Verilator, either on iCE40): callers must never do it. The
+//     assertion below catches it in simulation.
+//   - No reset: rst_ni only qualifies the assertions.
+`default_nettype none
+
+module wg_ram_1r1w #(
+  parameter int unsigned DEPTH   = 1024,
+  parameter int unsigned WIDTH   = 32,
+  parameter bit          BYTE_EN = 1'b0,  // per-byte write enables; WIDTH a multiple of 8
+  // Derived: do not override.
+  parameter int unsigned AW  = (DEPTH > 1) ? $clog2(DEPTH) : 1,
+  parameter int unsigned BEW = BYTE_EN ? WIDTH / 8 : 1
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+  input  wire logic             we_i,
+  input  wire logic [AW-1:0]    waddr_i,
+  input  wire logic [WIDTH-1:0] wdata_i,
+  input  wire logic [BEW-1:0]   wbe_i,    // ignored when BYTE_EN = 0
+  input  wire logic             re_i,
+  input  wire logic [AW-1:0]    raddr_i,
+  output logic      [WIDTH-1:0] rdata_o
+);
+
+  (* no_rw_check *) logic [WIDTH-1:0] mem_q [DEPTH];
+  logic [WIDTH-1:0] rdata_q;
+
+  if (BYTE_EN) begin : g_byte_en
+    always_ff @(posedge clk_i) begin
+      if (we_i) begin
+        for (int i = 0; i < BEW; i++) begin
+          if (wbe_i[i]) mem_q[waddr_i][i*8 +: 8] <= wdata_i[i*8 +: 8];
+        end
+      end
+    end
+  end else begin : g_word
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wdata_i;
+    end
+    logic unused_wbe;
+    assign unused_wbe = ^wbe_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (re_i) rdata_q <= mem_q[raddr_i];
+  end
+  assign rdata_o = rdata_q;
+
+  // Elaboration checks.
+  if (DEPTH < 1) begin : g_bad_depth
+    $error("wg_ram_1r1w: DEPTH must be at least 1");
+  end
+  if (BYTE_EN && (WIDTH % 8 != 0)) begin : g_bad_width
+    $error("wg_ram_1r1w: BYTE_EN needs WIDTH to be a multiple of 8");
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      if (we_i) assert (32'(waddr_i) < DEPTH) else $error("wg_ram_1r1w: write address %0d out of range", waddr_i);
+      if (re_i) assert (32'(raddr_i) < DEPTH) else $error("wg_ram_1r1w: read address %0d out of range", raddr_i);
+      if (we_i && re_i) assert (waddr_i != raddr_i)
+        else $error("wg_ram_1r1w: read and write of address %0d in one cycle", raddr_i);
+    end
+  end
+`endif
+
+endmodule
