@@ -56,4 +56,76 @@ package wg_fp32_pkg;
     endcase
   endfunction
 
+  // Leading zeros of a 64-bit word, 64 for zero. A balanced tree written as whole-word
+  // operations: level l merges pairs of nodes into nodes of 2^l bits, node n keeping its
+  // "holds a one" flag at bit n*2^l of any and its l-bit count at bits n*2^l + l-1 .. n*2^l
+  // of cnt. Log depth in hardware; a few dozen instructions in Verilator.
+  function automatic logic [6:0] fp32_lzc64(input logic [63:0] x);
+    logic [63:0] any, cnt, a_hi, a_lo, c_hi, c_lo, sel;
+    any  = x;
+    // level 1: pairs of bits
+    a_hi = (any >> 1) & 64'h5555_5555_5555_5555;
+    a_lo = any & 64'h5555_5555_5555_5555;
+    any  = a_hi | a_lo;
+    cnt  = ~a_hi & 64'h5555_5555_5555_5555;
+    // level 2
+    a_hi = (any >> 2) & 64'h1111_1111_1111_1111;
+    a_lo = any & 64'h1111_1111_1111_1111;
+    c_hi = (cnt >> 2) & 64'h1111_1111_1111_1111;
+    c_lo = cnt & 64'h1111_1111_1111_1111;
+    sel  = a_hi | (a_hi << 1);
+    any  = a_hi | a_lo;
+    cnt  = (sel & c_hi) | (~sel & (c_lo | (64'h1111_1111_1111_1111 << 1)));
+    // level 3
+    a_hi = (any >> 4) & 64'h0101_0101_0101_0101;
+    a_lo = any & 64'h0101_0101_0101_0101;
+    c_hi = (cnt >> 4) & 64'h0303_0303_0303_0303;
+    c_lo = cnt & 64'h0303_0303_0303_0303;
+    sel  = a_hi | (a_hi << 1) | (a_hi << 2);
+    any  = a_hi | a_lo;
+    cnt  = (sel & c_hi) | (~sel & (c_lo | (64'h0101_0101_0101_0101 << 2)));
+    // level 4
+    a_hi = (any >> 8) & 64'h0001_0001_0001_0001;
+    a_lo = any & 64'h0001_0001_0001_0001;
+    c_hi = (cnt >> 8) & 64'h0007_0007_0007_0007;
+    c_lo = cnt & 64'h0007_0007_0007_0007;
+    sel  = a_hi | (a_hi << 1) | (a_hi << 2) | (a_hi << 3);
+    any  = a_hi | a_lo;
+    cnt  = (sel & c_hi) | (~sel & (c_lo | (64'h0001_0001_0001_0001 << 3)));
+    // level 5
+    a_hi = (any >> 16) & 64'h0000_0001_0000_0001;
+    a_lo = any & 64'h0000_0001_0000_0001;
+    c_hi = (cnt >> 16) & 64'h0000_000F_0000_000F;
+    c_lo = cnt & 64'h0000_000F_0000_000F;
+    sel  = a_hi | (a_hi << 1) | (a_hi << 2) | (a_hi << 3) | (a_hi << 4);
+    any  = a_hi | a_lo;
+    cnt  = (sel & c_hi) | (~sel & (c_lo | (64'h0000_0001_0000_0001 << 4)));
+    // level 6
+    a_hi = (any >> 32) & 64'h1;
+    a_lo = any & 64'h1;
+    c_hi = (cnt >> 32) & 64'h1F;
+    c_lo = cnt & 64'h1F;
+    sel  = a_hi | (a_hi << 1) | (a_hi << 2) | (a_hi << 3) | (a_hi << 4) | (a_hi << 5);
+    any  = a_hi | a_lo;
+    cnt  = (sel & c_hi) | (~sel & (c_lo | 64'h20));
+    fp32_lzc64 = any[0] ? {1'b0, cnt[5:0]} : 7'd64;
+  endfunction
+
+  // Leading zeros of 24, 32 and 76 bits (the width for zero): the word is padded with
+  // a one below it, which synthesis folds away.
+  function automatic logic [4:0] fp32_lzc24(input logic [23:0] x);
+    fp32_lzc24 = 5'(fp32_lzc64({x, 1'b1, 39'd0}));
+  endfunction
+
+  function automatic logic [5:0] fp32_lzc32(input logic [31:0] x);
+    fp32_lzc32 = 6'(fp32_lzc64({x, 1'b1, 31'd0}));
+  endfunction
+
+  function automatic logic [6:0] fp32_lzc76(input logic [75:0] x);
+    logic [6:0] hi, lo;
+    hi = fp32_lzc64(x[75:12]);
+    lo = fp32_lzc64({x[11:0], 1'b1, 51'd0});
+    fp32_lzc76 = hi[6] ? 7'd64 + lo : hi;
+  endfunction
+
 endpackage

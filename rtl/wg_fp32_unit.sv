@@ -50,7 +50,7 @@ module wg_fp32_unit (
     endcase
   end
 
-  // Multiply-add: 3 register stages, result combinational from the last.
+  // Multiply-add: 4 register stages, registered result.
   logic        fma_valid;
   logic [31:0] fma_result;
   wg_fp32_fma u_fma (
@@ -64,11 +64,12 @@ module wg_fp32_unit (
     .result_o (fma_result)
   );
 
-  // Other operations: 1 register stage, then two delay stages to line up.
+  // Other operations: 2 register stages, then two delay stages to line up.
   logic [31:0] misc_result;
   logic        misc_pred;
   wg_fp32_misc u_misc (
     .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
     .valid_i  (valid_i && !is_fma),
     .op_i     (op_i),
     .mod_i    (mod_i),
@@ -78,48 +79,30 @@ module wg_fp32_unit (
     .pred_o   (misc_pred)
   );
 
-  // Valid and "other operation" bits of stages 1..3.
-  logic [3:1] valid_q, misc_q;
+  // Valid bits of the other operations in stages 1..4.
+  logic [4:1] misc_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-      misc_q  <= '0;
-    end else begin
-      valid_q <= {valid_q[2:1], valid_i};
-      misc_q  <= {misc_q[2:1], valid_i && !is_fma};
-    end
+    if (!rst_ni) misc_q <= '0;
+    else         misc_q <= {misc_q[3:1], valid_i && !is_fma};
   end
 
-  logic [31:0] misc2_result_q, misc3_result_q;
-  logic        misc2_pred_q, misc3_pred_q;
+  logic [31:0] misc3_result_q, misc4_result_q;
+  logic        misc3_pred_q, misc4_pred_q;
   always_ff @(posedge clk_i) begin
-    if (misc_q[1]) begin
-      misc2_result_q <= misc_result;
-      misc2_pred_q   <= misc_pred;
-    end
     if (misc_q[2]) begin
-      misc3_result_q <= misc2_result_q;
-      misc3_pred_q   <= misc2_pred_q;
+      misc3_result_q <= misc_result;
+      misc3_pred_q   <= misc_pred;
+    end
+    if (misc_q[3]) begin
+      misc4_result_q <= misc3_result_q;
+      misc4_pred_q   <= misc3_pred_q;
     end
   end
 
-  // Output register (stage 4).
-  logic        valid_o_q, pred_o_q;
-  logic [31:0] result_o_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) valid_o_q <= 1'b0;
-    else         valid_o_q <= valid_q[3];
-  end
-  always_ff @(posedge clk_i) begin
-    if (valid_q[3]) begin
-      result_o_q <= misc_q[3] ? misc3_result_q : fma_result;
-      pred_o_q   <= misc_q[3] && misc3_pred_q;
-    end
-  end
-
-  assign valid_o  = valid_o_q;
-  assign result_o = result_o_q;
-  assign pred_o   = pred_o_q;
+  // At most one of the two pipelines holds the operation of a cycle.
+  assign valid_o  = fma_valid || misc_q[4];
+  assign result_o = misc_q[4] ? misc4_result_q : fma_result;
+  assign pred_o   = misc_q[4] && misc4_pred_q;
 
   // The stage count above is the documented latency.
   if (wg_fp32_pkg::FP32_LATENCY != 4) begin : g_latency_check
@@ -131,9 +114,7 @@ module wg_fp32_unit (
     if (valid_i) begin
       assert (op_i <= wg_fp32_pkg::FP32_FRND) else $error("wg_fp32_unit: bad op_i %0d", op_i);
     end
-    if (valid_q[3]) begin
-      assert (fma_valid == !misc_q[3]) else $error("wg_fp32_unit: stage mismatch");
-    end
+    assert (!(fma_valid && misc_q[4])) else $error("wg_fp32_unit: two results at once");
   end
 `endif
 

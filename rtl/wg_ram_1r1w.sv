@@ -5,8 +5,11 @@
 // on Xilinx, and simulates as a plain array in Verilator.
 //   - Read: rdata_o shows mem[raddr_i] one cycle after a cycle with re_i = 1 and
 //     holds its value while re_i = 0 (callers rely on this to stall).
-//   - Write: on we_i, the bytes selected by wbe_i (all of them when BYTE_EN = 0)
-//     take wdata_i at the clock edge.
+//   - Write: on we_i, the groups of EN_GRAIN bits selected by wbe_i take wdata_i
+//     at the clock edge. EN_GRAIN = 0: one enable, the whole word (wbe_i
+//     ignored); 8: byte enables; any divisor of WIDTH (the register file uses
+//     32, one enable per lane). Both families map the groups onto the block
+//     RAM's byte/bit write enables.
 //   - A read and a write of the same address in one cycle return undefined data
 //     (old data in Verilator, either on iCE40): callers must never do it. The
 //     assertion below catches it in simulation.
@@ -14,19 +17,19 @@
 `default_nettype none
 
 module wg_ram_1r1w #(
-  parameter int unsigned DEPTH   = 1024,
-  parameter int unsigned WIDTH   = 32,
-  parameter bit          BYTE_EN = 1'b0,  // per-byte write enables; WIDTH a multiple of 8
+  parameter int unsigned DEPTH    = 1024,
+  parameter int unsigned WIDTH    = 32,
+  parameter int unsigned EN_GRAIN = 0,     // bits per write enable; 0 = whole word
   // Derived: do not override.
   parameter int unsigned AW  = (DEPTH > 1) ? $clog2(DEPTH) : 1,
-  parameter int unsigned BEW = BYTE_EN ? WIDTH / 8 : 1
+  parameter int unsigned BEW = (EN_GRAIN > 0) ? WIDTH / EN_GRAIN : 1
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
   input  wire logic             we_i,
   input  wire logic [AW-1:0]    waddr_i,
   input  wire logic [WIDTH-1:0] wdata_i,
-  input  wire logic [BEW-1:0]   wbe_i,    // ignored when BYTE_EN = 0
+  input  wire logic [BEW-1:0]   wbe_i,    // ignored when EN_GRAIN = 0
   input  wire logic             re_i,
   input  wire logic [AW-1:0]    raddr_i,
   output logic      [WIDTH-1:0] rdata_o
@@ -35,12 +38,13 @@ module wg_ram_1r1w #(
   (* no_rw_check *) logic [WIDTH-1:0] mem_q [DEPTH];
   logic [WIDTH-1:0] rdata_q;
 
-  if (BYTE_EN) begin : g_byte_en
-    always_ff @(posedge clk_i) begin
-      if (we_i) begin
-        for (int i = 0; i < BEW; i++) begin
-          if (wbe_i[i]) mem_q[waddr_i][i*8 +: 8] <= wdata_i[i*8 +: 8];
-        end
+  if (EN_GRAIN > 0) begin : g_grain
+    // One process per group (Verilator does not unroll a procedural loop of
+    // more than 64 iterations around an array write; yosys merges the groups
+    // into one write port with per-group enables).
+    for (genvar i = 0; i < BEW; i++) begin : g_grp
+      always_ff @(posedge clk_i) begin
+        if (we_i && wbe_i[i]) mem_q[waddr_i][i*EN_GRAIN +: EN_GRAIN] <= wdata_i[i*EN_GRAIN +: EN_GRAIN];
       end
     end
   end else begin : g_word
@@ -60,8 +64,8 @@ module wg_ram_1r1w #(
   if (DEPTH < 1) begin : g_bad_depth
     $error("wg_ram_1r1w: DEPTH must be at least 1");
   end
-  if (BYTE_EN && (WIDTH % 8 != 0)) begin : g_bad_width
-    $error("wg_ram_1r1w: BYTE_EN needs WIDTH to be a multiple of 8");
+  if (EN_GRAIN > 0 && (WIDTH % EN_GRAIN != 0)) begin : g_bad_grain
+    $error("wg_ram_1r1w: EN_GRAIN must divide WIDTH");
   end
 
 `ifndef SYNTHESIS

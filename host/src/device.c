@@ -188,6 +188,8 @@ int wg_free(struct wg_device *dev, uint64_t dptr)
 
 	if (!dev)
 		return WG_EINVAL;
+	if (!dptr)
+		return 0; /* as cudaFree(NULL) */
 	if (dptr > UINT32_MAX)
 		return fail(dev, WG_EINVAL, "wg_free: 0x%llx is not a device address", (unsigned long long)dptr);
 	rc = wg_gmem_free(dev->gmem, (uint32_t)dptr);

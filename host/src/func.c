@@ -16,7 +16,6 @@
 #include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +105,12 @@ struct warp {
 	uint32_t bar;    /* barrier id while waiting */
 } __attribute__((aligned(64)));
 
+struct run;
+
 struct wg_func {
 	struct wg_gmem *gmem;
 	struct wg_config cfg;
+	int (*run)(struct run *R, struct warp *w); /* the interpreter for this CPU */
 	/* Buffers kept across launches. */
 	struct warp *warps;
 	size_t cap_warps;
@@ -136,7 +138,6 @@ struct run {
 	uint32_t param_win;
 	uint32_t ctaid[3];
 	uint32_t cta;         /* linear CTA id (low 32 bits) */
-	uint64_t issued;      /* warp instructions issued in this launch */
 	uint64_t cw[WG_CLASS_COUNT], ct[WG_CLASS_COUNT];
 	uint64_t branches, divergent, barriers;
 	uint64_t gld, gst, shld, shst, lld, lst, atoms;
@@ -516,7 +517,7 @@ HOT void pwb(struct warp *w, unsigned slot, uint32_t val, uint32_t exec)
 enum mem_why { MW_OK, MW_ALIGN, MW_RANGE };
 
 /* Host address of one lane's access, or NULL with *why set. */
-HOT uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const struct warp *w, uint32_t a,
+static uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const struct warp *w, uint32_t a,
                           unsigned size, enum mem_why *why)
 {
 	uint8_t *p = NULL;
@@ -548,38 +549,13 @@ HOT uint8_t *lane_addr(struct run *R, unsigned space, unsigned lane, const struc
 }
 
 /*
- * Resolve the host address of every lane in exec. Returns the first lane
- * whose access is invalid (with *why), or -1; hp[] is filled for the lanes
- * below it.
+ * Resolve the host address of every lane in exec, in ascending lane order.
+ * Returns the first lane whose access is invalid (with *why), or -1; hp[]
+ * is filled for the lanes below it.
  */
-HOT int resolve(struct run *R, const struct warp *w, unsigned space, uint32_t exec, const uint32_t *addr,
+static int resolve(struct run *R, const struct warp *w, unsigned space, uint32_t exec, const uint32_t *addr,
                    unsigned size, uint8_t **hp, enum mem_why *why)
 {
-	if (space == SP_GLOBAL) {
-		/* Fast path: every lane aligned and inside one allocation. */
-		uint32_t lo = 0xFFFFFFFFu, hi = 0, orr = 0;
-
-		for (unsigned l = 0; l < LANES; l++) {
-			uint32_t on = (exec & lanebit[l]) ? FULL_MASK : 0;
-			uint32_t a = addr[l];
-
-			lo = (a | ~on) < lo ? (a | ~on) : lo;
-			hi = (a & on) > hi ? (a & on) : hi;
-			orr |= a & on;
-		}
-		if (!(orr & (size - 1)) && (uint64_t)hi - lo + size <= 0xFFFFFFFFu) {
-			uint8_t *base = wg_gmem_ptr(R->f->gmem, lo, hi - lo + size);
-
-			if (base) {
-				for (uint32_t m = exec; m; m &= m - 1) {
-					unsigned l = (unsigned)__builtin_ctz(m);
-
-					hp[l] = base + (addr[l] - lo);
-				}
-				return -1;
-			}
-		}
-	}
 	for (uint32_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 
@@ -632,18 +608,37 @@ HOT void st32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc, uint32_t exec)
+/* Bytes and atomic operations of a completed access. */
+HOT void mem_stats(struct run *R, const struct dinsn *d, uint32_t exec)
+{
+	uint64_t n = exec == FULL_MASK ? LANES : popc32(exec);
+
+	if (d->kind == K_ATOM) {
+		R->atoms += n;
+		return;
+	}
+	n *= d->bytes;
+	switch (d->space) {
+	case SP_GLOBAL: *(d->kind == K_LD ? &R->gld : &R->gst) += n; break;
+	case SP_SHARED: *(d->kind == K_LD ? &R->shld : &R->shst) += n; break;
+	case SP_LOCAL: *(d->kind == K_LD ? &R->lld : &R->lst) += n; break;
+	default: break;
+	}
+}
+
+/*
+ * Any access, lane by lane, in ascending lane order: the lanes below the
+ * first invalid one take effect, then the fault is reported.
+ */
+static __attribute__((noinline)) int mem_slow(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc,
+                                              uint32_t exec, const uint32_t *addr)
 {
 	uint8_t *hp[LANES];
-	uint32_t addr[LANES];
-	const uint32_t *A = w->r[d->ra];
 	unsigned size = d->bytes;
 	enum mem_why why = MW_OK;
 	uint32_t m;
 	int bad;
 
-	for (unsigned l = 0; l < LANES; l++)
-		addr[l] = A[l] + d->imm;
 	bad = resolve(R, w, d->space, exec, addr, size, hp, &why);
 	m = bad < 0 ? exec : exec & (lanebit[bad] - 1);
 
@@ -710,22 +705,154 @@ HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc
 	}
 	if (unlikely(bad >= 0))
 		return mem_fault(R, w, pc, d, bad, addr[bad], why);
+	mem_stats(R, d, exec);
+	return 0;
+}
 
-	{
-		uint64_t n = (uint64_t)popc32(exec);
 
-		if (d->kind == K_ATOM) {
-			R->atoms += n;
+/*
+ * Fast path check: every lane in exec is aligned and inside the window (for
+ * global memory: inside one allocation). Then the host address of lane l is
+ * *base + addr[l] + l * *stride.
+ */
+HOT int mem_fast(struct run *R, const struct warp *w, unsigned space, uint32_t exec, const uint32_t *addr,
+                 unsigned size, uintptr_t *base, size_t *stride)
+{
+	uint32_t lo = 0xFFFFFFFFu, hi = 0, orr = 0, win;
+	uint8_t *p;
+
+	for (unsigned l = 0; l < LANES; l++) {
+		uint32_t on = (exec & lanebit[l]) ? FULL_MASK : 0;
+		uint32_t a = addr[l];
+
+		lo = (a | ~on) < lo ? (a | ~on) : lo;
+		hi = (a & on) > hi ? (a & on) : hi;
+		orr |= a & on;
+	}
+	if (orr & (size - 1))
+		return 0;
+	*stride = 0;
+	switch (space) {
+	case SP_GLOBAL:
+		if ((uint64_t)hi - lo + size > 0xFFFFFFFFu)
+			return 0;
+		p = wg_gmem_ptr(R->f->gmem, lo, hi - lo + size);
+		if (!p)
+			return 0;
+		*base = (uintptr_t)p - lo;
+		return 1;
+	case SP_SHARED:
+		win = R->shared_win;
+		*base = (uintptr_t)R->shared;
+		break;
+	case SP_LOCAL:
+		win = R->local_win;
+		*base = (uintptr_t)(R->local + (size_t)w->tid0 * win);
+		*stride = win;
+		break;
+	default:
+		win = R->param_win;
+		*base = (uintptr_t)R->params;
+		break;
+	}
+	return win >= size && hi <= win - size;
+}
+
+/* Lanes of mask m, ascending, as l. */
+#define FOR_MASK(m) for (uint32_t m_ = (m), l; m_ && (l = (uint32_t)__builtin_ctz(m_), 1); m_ &= m_ - 1)
+#define HADDR(l) ((uint8_t *)(base + addr[l] + (l) * stride))
+/* stmt for every lane of exec (l = lane), ascending; a plain loop for a full warp. */
+#define EACH_LANE(...)                                                  \
+	do {                                                            \
+		if (exec == FULL_MASK) {                                \
+			for (uint32_t l = 0; l < LANES; l++) {          \
+				__VA_ARGS__;                            \
+			}                                               \
+		} else {                                                \
+			FOR_MASK(exec) {                                \
+				__VA_ARGS__;                            \
+			}                                               \
+		}                                                       \
+	} while (0)
+
+HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc, uint32_t exec)
+{
+	uint32_t addr[LANES] __attribute__((aligned(64)));
+	const uint32_t *A = w->r[d->ra];
+	uintptr_t base;
+	size_t stride;
+
+	for (unsigned l = 0; l < LANES; l++)
+		addr[l] = A[l] + d->imm;
+	if (unlikely(!mem_fast(R, w, d->space, exec, addr, d->bytes, &base, &stride)))
+		return mem_slow(R, w, d, pc, exec, addr);
+
+	if (d->kind == K_LD) {
+		unsigned step = d->rd < ROW_RZ ? 1 : 0;
+		uint32_t *D0 = w->r[d->rd], *D1 = w->r[d->rd + step];
+		uint32_t *D2 = w->r[d->rd + 2 * step], *D3 = w->r[d->rd + 3 * step];
+		uint16_t h;
+
+		if (d->ra == ROW_RZ && d->space != SP_LOCAL && d->nregs == 1) {
+			/* one address for every lane (LDC [param], LDS [imm]): load once */
+			const uint8_t *p = HADDR(0u);
+			uint32_t v, t[LANES];
+
+			switch (d->sub) {
+			case WG_W_U8: v = p[0]; break;
+			case WG_W_S8: v = (uint32_t)(int32_t)(int8_t)p[0]; break;
+			case WG_W_U16: memcpy(&h, p, 2); v = h; break;
+			case WG_W_S16: memcpy(&h, p, 2); v = (uint32_t)(int32_t)(int16_t)h; break;
+			default: v = ld32(p); break;
+			}
+			for (unsigned l = 0; l < LANES; l++)
+				t[l] = v;
+			wb(D0, t, exec);
+			mem_stats(R, d, exec);
 			return 0;
 		}
-		n *= size;
-		switch (d->space) {
-		case SP_GLOBAL: *(d->kind == K_LD ? &R->gld : &R->gst) += n; break;
-		case SP_SHARED: *(d->kind == K_LD ? &R->shld : &R->shst) += n; break;
-		case SP_LOCAL: *(d->kind == K_LD ? &R->lld : &R->lst) += n; break;
-		default: break;
+		switch (d->sub) {
+		case WG_W_U8: EACH_LANE(D0[l] = *HADDR(l)); break;
+		case WG_W_S8: EACH_LANE(D0[l] = (uint32_t)(int32_t)(int8_t)*HADDR(l)); break;
+		case WG_W_U16: EACH_LANE(memcpy(&h, HADDR(l), 2); D0[l] = h); break;
+		case WG_W_S16: EACH_LANE(memcpy(&h, HADDR(l), 2); D0[l] = (uint32_t)(int32_t)(int16_t)h); break;
+		case WG_W_32: EACH_LANE(D0[l] = ld32(HADDR(l))); break;
+		case WG_W_64: EACH_LANE(D0[l] = ld32(HADDR(l)); D1[l] = ld32(HADDR(l) + 4)); break;
+		default:
+			EACH_LANE(D0[l] = ld32(HADDR(l)); D1[l] = ld32(HADDR(l) + 4); D2[l] = ld32(HADDR(l) + 8);
+			          D3[l] = ld32(HADDR(l) + 12));
+			break;
+		}
+	} else if (d->kind == K_ST) {
+		unsigned step = d->rc < ROW_RZ ? 1 : 0;
+		const uint32_t *S0 = w->r[d->rc], *S1 = w->r[d->rc + step];
+		const uint32_t *S2 = w->r[d->rc + 2 * step], *S3 = w->r[d->rc + 3 * step];
+		uint16_t h;
+
+		switch (d->sub) {
+		case WG_W_U8: EACH_LANE(*HADDR(l) = (uint8_t)S0[l]); break;
+		case WG_W_U16: EACH_LANE(h = (uint16_t)S0[l]; memcpy(HADDR(l), &h, 2)); break;
+		case WG_W_32: EACH_LANE(st32(HADDR(l), S0[l])); break;
+		case WG_W_64: EACH_LANE(st32(HADDR(l), S0[l]); st32(HADDR(l) + 4, S1[l])); break;
+		default:
+			EACH_LANE(st32(HADDR(l), S0[l]); st32(HADDR(l) + 4, S1[l]); st32(HADDR(l) + 8, S2[l]);
+			          st32(HADDR(l) + 12, S3[l]));
+			break;
+		}
+	} else {
+		const uint32_t *B = d->bimm ? d->bimm : w->r[d->rb];
+		const uint32_t *C = w->r[d->rc];
+		uint32_t *D = w->r[d->rd];
+
+		FOR_MASK(exec) {
+			uint8_t *p = HADDR(l);
+			uint32_t old = ld32(p);
+
+			st32(p, atom_apply(d->sub, old, B[l], C[l]));
+			D[l] = old;
 		}
 	}
+	mem_stats(R, d, exec);
 	return 0;
 }
 
@@ -807,6 +934,16 @@ HOT uint32_t fsetp(const struct warp *w, const struct dinsn *d)
 	return pmask;
 }
 
+/* Warp instructions issued so far in this launch, this one included. */
+static uint64_t issued(const struct run *R)
+{
+	uint64_t n = 0;
+
+	for (unsigned c = 0; c < WG_CLASS_COUNT; c++)
+		n += R->cw[c];
+	return n;
+}
+
 HOT void s2r(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec)
 {
 	const struct wg_launch *L = R->l;
@@ -814,9 +951,26 @@ HOT void s2r(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec
 	int per_lane = 1;
 
 	switch (d->imm) {
-	case WG_SR_TID_X: FOR_LANES t[l] = (w->tid0 + l) % L->block.x; break;
-	case WG_SR_TID_Y: FOR_LANES t[l] = (w->tid0 + l) / L->block.x % L->block.y; break;
-	case WG_SR_TID_Z: FOR_LANES t[l] = (w->tid0 + l) / (L->block.x * L->block.y); break;
+	case WG_SR_TID_X:
+	case WG_SR_TID_Y:
+	case WG_SR_TID_Z: {
+		/* step (x, y, z) through the warp's linear thread ids */
+		uint32_t x = w->tid0 % L->block.x, y = w->tid0 / L->block.x % L->block.y;
+		uint32_t z = w->tid0 / (L->block.x * L->block.y);
+		unsigned which = d->imm - WG_SR_TID_X;
+
+		FOR_LANES {
+			t[l] = which == 0 ? x : which == 1 ? y : z;
+			if (++x == L->block.x) {
+				x = 0;
+				if (++y == L->block.y) {
+					y = 0;
+					z++;
+				}
+			}
+		}
+		break;
+	}
 	case WG_SR_LANEID: FOR_LANES t[l] = l; break;
 	default:
 		per_lane = 0;
@@ -832,8 +986,8 @@ HOT void s2r(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec
 		case WG_SR_NCTAID_Z: v = L->grid.z; break;
 		case WG_SR_WARPID: v = w->index; break;
 		case WG_SR_SMID: v = 0; break;
-		case WG_SR_CLOCK: v = (uint32_t)R->issued; break;
-		case WG_SR_CLOCKHI: v = (uint32_t)(R->issued >> 32); break;
+		case WG_SR_CLOCK: v = (uint32_t)issued(R); break;
+		case WG_SR_CLOCKHI: v = (uint32_t)(issued(R) >> 32); break;
 		default: break;
 		}
 		break;
@@ -881,10 +1035,10 @@ static void retire(struct run *R, const struct warp *w, const struct dinsn *d, u
 
 /*
  * Run warp w until it finishes, waits at a barrier or faults. Returns 0 or
- * a negative WG_E* with R->err filled in.
+ * a negative WG_E* with R->err filled in. The body is compiled twice (see
+ * run_warp_v3 below) together with every HOT helper.
  */
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-static int run_warp(struct run *R, struct warp *w)
+HOT int run_warp(struct run *R, struct warp *w)
 {
 	const struct dinsn *code = R->code;
 	const uint32_t n = R->ninsns;
@@ -909,9 +1063,8 @@ static int run_warp(struct run *R, struct warp *w)
 		d = &code[pc];
 		active = top->mask;
 		exec = active & (w->p[d->gp] ^ d->gxor);
-		R->issued++;
 		cw[d->cls]++;
-		ct[d->cls] += (uint64_t)popc32(exec);
+		ct[d->cls] += exec == FULL_MASK ? LANES : popc32(exec);
 		if (!exec && d->kind < K_BRA)
 			goto next;
 
@@ -1072,6 +1225,25 @@ ctl:
 	}
 }
 
+/*
+ * The interpreter for x86-64-v3 (AVX2, FMA, BMI, POPCNT): the per-lane loops
+ * run 8 lanes per instruction and FFMA is one instruction instead of a
+ * library call. Both versions compute bit-identical results (IEEE 754
+ * operations, no flush to zero, FP contraction off).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WG_HAVE_V3 1
+__attribute__((target("arch=x86-64-v3"))) static int run_warp_v3(struct run *R, struct warp *w)
+{
+	return run_warp(R, w);
+}
+#endif
+
+static int run_warp_base(struct run *R, struct warp *w)
+{
+	return run_warp(R, w);
+}
+
 /* Barrier bookkeeping after warp w ran: release or detect a deadlock. */
 static int check_barrier(struct run *R, uint32_t alive)
 {
@@ -1143,7 +1315,7 @@ static int run_cta(struct run *R)
 
 		if (w->state != W_RUN)
 			continue;
-		rc = run_warp(R, w);
+		rc = R->f->run(R, w);
 		if (rc)
 			return rc;
 		if (w->state == W_DONE)
@@ -1372,6 +1544,15 @@ int wg_func_create(struct wg_func **fp, struct wg_gmem *gmem, const struct wg_co
 		return WG_ENOMEM;
 	f->gmem = gmem;
 	f->cfg = *cfg;
+	f->run = run_warp_base;
+#ifdef WG_HAVE_V3
+	/* WG_FUNC_BASELINE=1 selects the baseline interpreter (tests run both). */
+	if (!getenv("WG_FUNC_BASELINE")) {
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("x86-64-v3"))
+			f->run = run_warp_v3;
+	}
+#endif
 	*fp = f;
 	return 0;
 }

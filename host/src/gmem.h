@@ -1,7 +1,10 @@
 /*
  * Device global memory, held on the host. Device addresses are 32-bit; the
  * allocator hands out 256-byte aligned blocks from [WG_GMEM_BASE, base +
- * capacity). Address 0 and everything outside a live allocation is invalid.
+ * capacity). Address 0 and everything outside a live allocation is invalid,
+ * including the padding between an allocation's last byte and the next
+ * 256-byte boundary. A 0-byte allocation gets an address of its own with no
+ * accessible bytes.
  */
 #ifndef WG_GMEM_H
 #define WG_GMEM_H

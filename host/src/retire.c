@@ -90,8 +90,8 @@ static char *put_dec(char *p, uint32_t v)
 
 void wg_retire_write(struct wg_retire_log *log, const struct wg_retire_rec *r)
 {
-	/* Longest line: 3 numbers, 2 masks, "R62x4", 32 lanes x 4 words x 9 chars. */
-	char buf[64 + 32 * 4 * 9 + 8];
+	/* Longest line: 3 numbers, 2 masks, "R62x4" and 32 lanes x 4 words x 9 characters: about 1220. */
+	char buf[1400];
 	char *p = buf;
 
 	if (!log)

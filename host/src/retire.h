@@ -27,7 +27,7 @@ struct wg_retire_rec {
 	uint8_t reg;      /* first destination register or predicate */
 	uint8_t nregs;    /* registers per lane (1, 2 or 4) */
 	uint8_t skip_values; /* values are target-dependent (SR_CLOCK) */
-	uint32_t pred;    /* WG_RD_PRED: predicate value after the write */
+	uint32_t pred;    /* WG_RD_PRED: predicate after the write; printed ANDed with exec */
 	const uint32_t (*vals)[4]; /* WG_RD_REG: [lane][0..nregs-1] */
 };
 

@@ -207,10 +207,10 @@ private:
 		ctx_->timeInc(1);
 		dump();
 	}
-	// Inputs of cycle_ are applied; the outputs seen now belong to cycle_ - kLatency.
+	// Inputs of cycle_ are applied; the outputs (registers, settled by the last eval)
+	// belong to cycle_ - kLatency. The rising edge's eval settles the new inputs first.
 	void cycle()
 	{
-		top_->eval();
 		check();
 		tick();
 		cycle_++;

@@ -343,6 +343,20 @@ static inline unsigned fx_log_lines(const char *text, uint32_t cta, uint32_t war
 	return n;
 }
 
+/*
+ * Run a test group on the interpreter the CPU selects, then again on the
+ * baseline interpreter (WG_FUNC_BASELINE, read when a model is created).
+ */
+#define FX_RUN_BOTH(name, tests)                                                       \
+	({                                                                             \
+		int rc_ = cmocka_run_group_tests_name(name, tests, NULL, NULL);        \
+		setenv("WG_FUNC_BASELINE", "1", 1);                                    \
+		rc_ += cmocka_run_group_tests_name(name " (baseline interpreter)", tests, \
+		                                   NULL, NULL);                        \
+		unsetenv("WG_FUNC_BASELINE");                                          \
+		rc_;                                                                   \
+	})
+
 static inline uint32_t fx_fbits(float v)
 {
 	uint32_t u;

@@ -409,5 +409,5 @@ int main(void)
 		T(fault_stops_at_the_first_faulting_lane),
 	};
 
-	return cmocka_run_group_tests_name("func_errors", tests, NULL, NULL);
+	return FX_RUN_BOTH("func_errors", tests);
 }

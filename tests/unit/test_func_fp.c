@@ -320,5 +320,5 @@ int main(void)
 		T(fp_immediates_and_bit_negation),
 	};
 
-	return cmocka_run_group_tests_name("func_fp", tests, NULL, NULL);
+	return FX_RUN_BOTH("func_fp", tests);
 }

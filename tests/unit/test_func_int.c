@@ -443,5 +443,5 @@ int main(void)
 		T(clock_counts_warp_instructions_of_the_launch),
 	};
 
-	return cmocka_run_group_tests_name("func_int", tests, NULL, NULL);
+	return FX_RUN_BOTH("func_int", tests);
 }

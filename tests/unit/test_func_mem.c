@@ -380,6 +380,48 @@ static void same_address_stores_keep_the_highest_lane(void **state)
 	assert_int_equal(o[2], 31);
 }
 
+static void uniform_address_loads_respect_the_execution_mask(void **state)
+{
+	struct fx *f = *state;
+	const struct wg_kernel *k = fx_asm(f,
+		".kernel uni\n"
+		".regs 6\n"
+		".shared 8\n"
+		".param u32 n\n"
+		".param ptr out\n"
+		"    S2R R0, SR_LANEID\n"
+		"    MOV R3, 0xabcd1234\n"
+		"    STS.32 [RZ], R3\n"
+		"    MOV R2, 7\n"
+		"    ISETP.LT P0, R0, 5\n"
+		"    ISETP.GE P1, R0, 5\n"
+		"    ISETP.LT P2, R0, 10\n"
+		"    PLOP.AND P1, P1, P2\n"
+		"@P0 LDC.32 R2, [n]\n"          /* lanes 0..4 */
+		"@P1 LDS.S16 R2, [2]\n"         /* lanes 5..9 */
+		"    LDC.U8 R4, [n+1]\n"        /* every lane */
+		"    IADD R2, R2, R4\n"
+		"    LDC.32 R4, [out]\n"
+		"    S2R R5, SR_TID.X\n"
+		"    SHL R5, R5, 2\n"
+		"    IADD R4, R4, R5\n"
+		"    STG.32 [R4], R2\n"
+		"    EXIT\n");
+	struct {
+		uint32_t n, pad;
+		uint64_t out;
+	} p = { 0x00000500u, 0, fx_alloc(f, 40 * 4) };
+	const uint32_t *o;
+
+	fx_run(f, k, fx_dim(1, 1, 1), fx_dim(40, 1, 1), &p, 0);
+	o = fx_ptr(f, (uint32_t)p.out, 40 * 4);
+	for (uint32_t t = 0; t < 40; t++) {
+		uint32_t lane = t % 32, want = lane < 5 ? 0x500u : lane < 10 ? 0xFFFFABCDu : 7;
+
+		assert_int_equal(o[t], want + 5);
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 /* Atomics                                                                   */
 
@@ -597,6 +639,7 @@ int main(void)
 		T(shared_memory_is_per_cta_and_starts_zero),
 		T(local_memory_is_private_per_thread),
 		T(same_address_stores_keep_the_highest_lane),
+		T(uniform_address_loads_respect_the_execution_mask),
 		T(global_atomics_apply_lanes_in_ascending_order),
 		T(shared_atomics_apply_lanes_in_ascending_order),
 		T(atomic_add_f32_rounds_each_step),
@@ -604,5 +647,5 @@ int main(void)
 		T(cas_loop_adds_every_thread_id),
 	};
 
-	return cmocka_run_group_tests_name("func_mem", tests, NULL, NULL);
+	return FX_RUN_BOTH("func_mem", tests);
 }

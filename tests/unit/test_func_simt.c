@@ -538,6 +538,50 @@ static void nested_ifs_reconverging_at_one_point(void **state)
 	assert_int_equal(f->st.divergent_branches, 3);
 }
 
+/* Every iteration one lane leaves the loop: the deepest stack a break loop needs, inside an if. */
+static void break_loop_leaving_one_lane_per_iteration(void **state)
+{
+	struct fx *f = *state;
+	const uint32_t *o = run_out(f,
+		".kernel deep\n"
+		".regs 6\n"
+		".param ptr out\n"
+		"    S2R R0, SR_LANEID\n"
+		"    MOV R2, 1000\n"
+		"    ISETP.EQ P2, R0, 31\n"
+		"@P2 BRA store\n"                /* lane 31 skips the loop */
+		"    MOV R1, 0\n"
+		"    MOV R2, 0\n"
+		"loop:\n"
+		"    AND R3, R1, 1\n"
+		"    ISETP.EQ P1, R3, R0\n"     /* an if/else inside the loop, too */
+		"@P1 BRA odd\n"
+		"    IADD R2, R2, 1\n"
+		"    BRA next\n"
+		"odd:\n"
+		"    IADD R2, R2, 100\n"
+		"next:\n"
+		"    ISETP.GE P0, R1, R0\n"
+		"@P0 BRA store\n"
+		"    IADD R1, R1, 1\n"
+		"    BRA loop\n"
+		STORE_R2_AND_EXIT,
+		fx_dim(1, 1, 1), fx_dim(32, 1, 1));
+
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t want = 0;
+
+		if (t == 31) {
+			want = 1000;
+		} else {
+			for (uint32_t i = 0; i <= t; i++)
+				want += (i & 1) == t ? 100 : 1;
+		}
+		assert_int_equal(o[t], want);
+	}
+	assert_true(f->st.divergent_branches >= 31);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -558,7 +602,8 @@ int main(void)
 		T(statistics_count_instructions_threads_and_classes),
 		T(uniform_loop_never_diverges),
 		T(nested_ifs_reconverging_at_one_point),
+		T(break_loop_leaving_one_lane_per_iteration),
 	};
 
-	return cmocka_run_group_tests_name("func_simt", tests, NULL, NULL);
+	return FX_RUN_BOTH("func_simt", tests);
 }

@@ -277,5 +277,5 @@ int main(void)
 		T(disabled_log_changes_nothing),
 	};
 
-	return cmocka_run_group_tests_name("retire", tests, NULL, NULL);
+	return FX_RUN_BOTH("retire", tests);
 }
