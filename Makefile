@@ -95,6 +95,8 @@ lint:
 rtl-test::
 -include sim/rtl.mk
 -include sim/fp32.mk
+-include sim/simd.mk
+-include sim/sm.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(CLI)

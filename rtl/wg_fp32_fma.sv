@@ -129,10 +129,14 @@ module wg_fp32_fma (
 
   always_ff @(posedge clk_i) begin
     if (valid_q[1]) begin : s1
-      logic [99:0] c_wide;
-      c_wide = {1'b0, s1_mc_q, 75'd0} >> s1_dsh_q;
+      logic [74:0] c_sh;  // W[75:1]
+      logic [6:0]  k;
+      // c's bit i ends below W[1] when i <= s1_dsh_q - 51: the sticky bit is the OR of
+      // those bits, taken from c directly rather than from a wider shifter.
+      c_sh = {1'b0, s1_mc_q, 50'd0} >> s1_dsh_q;
+      k    = (s1_dsh_q > 7'd50) ? s1_dsh_q - 7'd50 : 7'd0;  // 0..25
       s2_prod_q        <= s1_ma_q * s1_mb_q;
-      s2_c_al_q        <= {c_wide[99:25], c_wide[24] | (|c_wide[23:0])};
+      s2_c_al_q        <= {c_sh, |(s1_mc_q & 24'((25'd1 << k) - 25'd1))};
       s2_sp_q          <= s1_sp_q;
       s2_sc_q          <= s1_sc_q;
       s2_e73_q         <= s1_e73_q;
@@ -186,19 +190,25 @@ module wg_fp32_fma (
 
   always_ff @(posedge clk_i) begin
     if (valid_q[3]) begin : s3
-      logic [75:0] norm;
-      logic        hidden, rnd;
+      logic [24:0] norm;  // W[75:51] after the shift
+      logic [6:0]  k;
+      logic        hidden, sticky, rnd;
       logic [7:0]  exp_field;
       logic [30:0] packed_mag;
 
-      norm      = s3_mag_q << s3_nsh_q;
-      hidden    = norm[75];
+      // Kept bits: hidden W[75], fraction W[74:52], guard W[51]. The sticky bit is the
+      // OR of the magnitude's bits that land below W[51] (those below bit 51 - nsh),
+      // taken from the magnitude directly rather than from the shifter.
+      norm      = 25'((s3_mag_q << s3_nsh_q) >> 51);
+      k         = (s3_nsh_q < 7'd51) ? 7'd51 - s3_nsh_q : 7'd0;
+      sticky    = |(s3_mag_q[50:0] & 51'((52'd1 << k) - 52'd1));
+      hidden    = norm[24];
       exp_field = hidden ? s3_exp_q[7:0] : 8'd0;
-      rnd       = wg_fp32_pkg::fp32_round_up(wg_fp32_pkg::FP32_RN, s3_sign_q, norm[52],
-                                             norm[51], |norm[50:0]);
+      rnd       = wg_fp32_pkg::fp32_round_up(wg_fp32_pkg::FP32_RN, s3_sign_q, norm[1],
+                                             norm[0], sticky);
       // A carry out of the fraction moves to the next binade (or from subnormal to
       // normal, or from the largest finite value to infinity) by itself.
-      packed_mag = {exp_field, norm[74:52]} + {30'd0, rnd};
+      packed_mag = {exp_field, norm[23:1]} + {30'd0, rnd};
 
       if (s3_special_q)                       result_q <= s3_special_res_q;
       else if (s3_mag_q == '0)                result_q <= 32'd0;  // exact cancellation: +0

@@ -49,7 +49,7 @@ module wg_fp32_misc (
       logic        a_lt_b, eq, lt, gt, unord, setp;
       logic [31:0] i2f_mag;
       logic [5:0]  f2i_rs;
-      logic [57:0] f2i_win;
+      logic [32:0] f2i_win;
       logic [4:0]  frnd_pos;
       logic [23:0] frnd_mask;
 
@@ -84,13 +84,14 @@ module wg_fp32_misc (
       // I2F: magnitude (mod_i[0]: unsigned source).
       i2f_mag = (~mod_i[0] & sa) ? (32'd0 - a_i) : a_i;
 
-      // F2I: the significand placed so that window bit 26 has weight 1: bits [57:26] are
-      // the integer part, bit 25 the guard bit, bits [24:0] the sticky bits. Exponent 158
-      // (|a| in [2^31, 2^32)) is shift 0; from 159 up the value saturates.
+      // F2I: the significand shifted right by f2i_rs so that window bit 1 has weight 1:
+      // bits [32:1] are the integer part, bit 0 the guard bit. Exponent 158 (|a| in
+      // [2^31, 2^32)) is shift 0; from 159 up the value saturates. Significand bit i is
+      // below the guard bit when i <= f2i_rs - 10: their OR is the sticky bit.
       if (ea >= 8'd159)      f2i_rs = 6'd33;
       else if (ea <= 8'd125) f2i_rs = 6'd33;  // |a| < 0.5: sticky only
       else                   f2i_rs = 6'(8'd158 - ea);
-      f2i_win = {ma, 34'd0} >> f2i_rs;
+      f2i_win = {ma, 9'd0} >> f2i_rs;
 
       // FRND: fraction bits below the units position (1..23 for 127 <= ea < 150).
       frnd_pos  = 5'(8'd150 - ea);
@@ -125,10 +126,10 @@ module wg_fp32_misc (
           s1_sign_q <= ~mod_i[0] & sa;
         end
         wg_fp32_pkg::FP32_F2I: begin
-          s1_val_q    <= f2i_win[57:26];
-          s1_lsb_q    <= f2i_win[26];
-          s1_guard_q  <= f2i_win[25];
-          s1_sticky_q <= |f2i_win[24:0];
+          s1_val_q    <= f2i_win[32:1];
+          s1_lsb_q    <= f2i_win[1];
+          s1_guard_q  <= f2i_win[0];
+          s1_sticky_q <= |(ma & 24'((25'd1 << (f2i_rs > 6'd9 ? f2i_rs - 6'd9 : 6'd0)) - 25'd1));
           s1_flag_q   <= (ea >= 8'd159);
         end
         wg_fp32_pkg::FP32_FRND: begin

@@ -39,13 +39,19 @@ module wg_ram_1r1w #(
   logic [WIDTH-1:0] rdata_q;
 
   if (EN_GRAIN > 0) begin : g_grain
-    // One process per group (Verilator does not unroll a procedural loop of
-    // more than 64 iterations around an array write; yosys merges the groups
-    // into one write port with per-group enables).
-    for (genvar i = 0; i < BEW; i++) begin : g_grp
-      always_ff @(posedge clk_i) begin
-        if (we_i && wbe_i[i]) mem_q[waddr_i][i*EN_GRAIN +: EN_GRAIN] <= wdata_i[i*EN_GRAIN +: EN_GRAIN];
+    // The enabled groups replace their part of the addressed word. Written as
+    // a merge with the old word: yosys turns the read-back into per-group
+    // write enables of the block RAM (opt_mem_feedback), and Verilator does
+    // one whole-word write (a process per group would cost it a copy each).
+    logic [WIDTH-1:0] wmerged;
+    always_comb begin
+      wmerged = mem_q[waddr_i];
+      for (int i = 0; i < BEW; i++) begin
+        if (wbe_i[i]) wmerged[i*EN_GRAIN +: EN_GRAIN] = wdata_i[i*EN_GRAIN +: EN_GRAIN];
       end
+    end
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wmerged;
     end
   end else begin : g_word
     always_ff @(posedge clk_i) begin

@@ -68,6 +68,13 @@ const char *wg_last_error(struct wg_device *dev);          /* detail of the last
 int wg_set_retire_log(struct wg_device *dev, const char *path); /* NULL closes; docs/retire-log.md */
 int wg_stats_reset(struct wg_device *dev);
 const char *wg_target_name(struct wg_device *dev);
+/*
+ * Target options, set after wg_open and before the launches they concern.
+ * Every target takes "retire_log" (a path, as wg_set_retire_log); others are
+ * target-specific (the sim target: "trace_fst", "lockstep", "mem_latency").
+ * WG_ENOTSUP for an option the target does not know.
+ */
+int wg_set_option(struct wg_device *dev, const char *key, const char *value);
 
 #ifdef __cplusplus
 }

@@ -119,8 +119,12 @@ int wg_open(struct wg_device **devp, const char *target, const char *config)
 		if (!strcmp((*t)->name, target))
 			dev->ops = *t;
 	if (!dev->ops) {
+		char names[128] = "";
+		for (const struct wg_target_ops *const *t = wg_targets; *t; t++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", t == wg_targets ? "" : ", ",
+			         (*t)->name);
 		rc = WG_ETARGET;
-		wg_err("unknown target '%s' (this build has: func)", target);
+		wg_err("unknown target '%s' (this build has: %s)", target, names);
 		goto err_free;
 	}
 	wg_config_default(&dev->cfg);
@@ -470,6 +474,24 @@ int wg_set_retire_log(struct wg_device *dev, const char *path)
 	rc = wg_retire_open(&dev->retire, path);
 	if (rc)
 		return fail(dev, rc, "cannot open retire log %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int wg_set_option(struct wg_device *dev, const char *key, const char *value)
+{
+	struct wg_err err = { { 0 } };
+	int rc;
+
+	if (!dev || !key)
+		return WG_EINVAL;
+	if (!strcmp(key, "retire_log"))
+		return wg_set_retire_log(dev, value);
+	if (!dev->ops->set_option)
+		return fail(dev, WG_ENOTSUP, "target '%s' has no option '%s'", dev->ops->name, key);
+	rc = dev->ops->set_option(dev->priv, key, value, &err);
+	if (rc)
+		return fail(dev, rc, "target '%s', option '%s': %s", dev->ops->name, key,
+		            err.msg[0] ? err.msg : wg_strerror(rc));
 	return 0;
 }
 

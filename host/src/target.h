@@ -21,6 +21,8 @@ struct wg_target_ops {
 	/* Run one launch to completion, adding counters to st. */
 	int (*launch)(void *priv, const struct wg_launch *l, struct wg_stats *st, struct wg_retire_log *log,
 	              struct wg_err *err);
+	/* A target-specific option (wg_set_option); may be NULL (nothing supported). */
+	int (*set_option)(void *priv, const char *key, const char *value, struct wg_err *err);
 	/* Target-specific counters as members of the current JSON object; may be NULL. */
 	void (*stats_json)(void *priv, struct wg_json *j);
 };

@@ -1,29 +1,28 @@
-// Unit test of rtl/wg_fp32_unit.sv against the C reference (tests/rtl/fp32_ref.h).
+// test_fp32: rtl/wg_fp32_unit.sv against the C reference (tests/rtl/fp32_ref.h).
 //
-//   test_fp32 [--count N] [--seed S] [--show K] [--trace FILE]
+//   test_fp32 [--count=N] [--seed=N] [--trace[=FILE]] [--timeout=N]
 //
 // Phases: hand-checked vectors, directed edge cases (value grids, rounding ties at every
 // position, cancellation, overflow/underflow, conversion boundaries), then N random
-// operations per op class (default 2000000). One operation is issued per cycle with
+// operations per op class (default 5000000). One operation is issued per cycle with
 // occasional idle cycles; every result must come out exactly FP32_LATENCY cycles later,
-// bit-identical to the reference. Prints the first K mismatches (default 20) and ends
-// with "N passed, M failed"; exits non-zero on any failure.
+// bit-identical to the reference. The first mismatches are printed with the operation,
+// the inputs and both results; the run ends with "N passed, M failed" (one check per
+// operation, per hand-checked vector against the reference, and after reset) and a
+// non-zero exit on any failure. --seed, --trace and --timeout are the
+// options of sim/harness.h.
 //
 // No floating-point arithmetic happens in this file: values are built as bit patterns
 // and all arithmetic is in the reference's own translation unit.
+
+#include "Vwg_fp32_unit.h"
+#include "harness.h"
 
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <vector>
-
-#include "Vwg_fp32_unit.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
 
 #include "fp32_ref.h"
 
@@ -95,6 +94,8 @@ uint32_t value(size_t i)  // both signs
 constexpr size_t kNumSigned = 2 * kNumValues;
 
 // --- the device under test ----------------------------------------------------------
+using H = wg::Harness<Vwg_fp32_unit>;
+
 struct Expect {
 	bool valid;
 	unsigned op, mod;
@@ -102,57 +103,20 @@ struct Expect {
 	int pred;
 };
 
-struct Stats {
-	uint64_t pass[NOPS] = {}, fail[NOPS] = {};
-	uint64_t stray = 0;  // valid_o without an operation
-};
-
 class Bench {
 public:
-	Bench(VerilatedContext *ctx, const char *trace, unsigned show)
-		: ctx_(ctx), top_(new Vwg_fp32_unit(ctx)), show_(show)
+	explicit Bench(H &h) : h_(h)
 	{
-#if VM_TRACE
-		if (trace) {
-			ctx_->traceEverOn(true);
-			tfp_.reset(new VerilatedFstC);
-			top_->trace(tfp_.get(), 99);
-			tfp_->open(trace);
-		}
-#else
-		if (trace)
-			fprintf(stderr, "test_fp32: built without tracing, --trace ignored\n");
-#endif
 		memset(ring_, 0, sizeof ring_);
-		top_->clk_i = 0;
-		top_->rst_ni = 0;
-		top_->valid_i = 0;
-		top_->eval();
-		dump();
-		for (int i = 0; i < 3; i++)
-			tick();
-		top_->rst_ni = 1;
-		top_->eval();
-		for (int i = 0; i < 2; i++)
-			tick();
-		if (top_->valid_o) {
-			printf("FAIL: valid_o set after reset\n");
-			reset_fail_ = true;
-		}
-	}
-	~Bench()
-	{
-		top_->final();
-#if VM_TRACE
-		if (tfp_)
-			tfp_->close();
-#endif
+		h_.top->valid_i = 0;
+		h_.reset();
+		CHECK(h_, !h_.top->valid_o, "valid_o after reset");
 	}
 
-	// One cycle issuing op (or an idle cycle with random garbage on the inputs).
+	// One cycle issuing op.
 	void issue(unsigned op, unsigned mod, uint32_t a, uint32_t b, uint32_t c)
 	{
-		Expect &e = ring_[cycle_ % kRing];
+		Expect &e = ring_[n_ % kRing];
 		e.valid = true;
 		e.op = op;
 		e.mod = mod;
@@ -160,23 +124,26 @@ public:
 		e.b = b;
 		e.c = c;
 		e.result = fp32_ref(op, mod, a, b, c, &e.pred);
-		top_->valid_i = 1;
-		top_->op_i = op;
-		top_->mod_i = mod;
-		top_->a_i = a;
-		top_->b_i = b;
-		top_->c_i = c;
+		auto *t = h_.top;
+		t->valid_i = 1;
+		t->op_i = op;
+		t->mod_i = mod;
+		t->a_i = a;
+		t->b_i = b;
+		t->c_i = c;
 		cycle();
 	}
+	// An idle cycle, with garbage on the data inputs.
 	void idle(uint32_t noise)
 	{
-		ring_[cycle_ % kRing].valid = false;
-		top_->valid_i = 0;
-		top_->op_i = noise % NOPS;
-		top_->mod_i = noise >> 8;
-		top_->a_i = noise * 0x9E3779B9u;
-		top_->b_i = noise ^ 0x5A5A5A5Au;
-		top_->c_i = ~noise;
+		ring_[n_ % kRing].valid = false;
+		auto *t = h_.top;
+		t->valid_i = 0;
+		t->op_i = noise % NOPS;
+		t->mod_i = noise >> 8;
+		t->a_i = noise * 0x9E3779B9u;
+		t->b_i = noise ^ 0x5A5A5A5Au;
+		t->c_i = ~noise;
 		cycle();
 	}
 	void drain()
@@ -184,90 +151,41 @@ public:
 		for (unsigned i = 0; i <= kLatency; i++)
 			idle(i);
 	}
-	const Stats &stats() const { return st_; }
-	uint64_t cycles() const { return cycle_; }
-	bool reset_failed() const { return reset_fail_; }
+	uint64_t passed(unsigned op) const { return pass_[op]; }
+	uint64_t failed(unsigned op) const { return fail_[op]; }
 
 private:
-	void dump()
-	{
-#if VM_TRACE
-		if (tfp_)
-			tfp_->dump(ctx_->time());
-#endif
-	}
-	void tick()
-	{
-		top_->clk_i = 1;
-		top_->eval();
-		ctx_->timeInc(1);
-		dump();
-		top_->clk_i = 0;
-		top_->eval();
-		ctx_->timeInc(1);
-		dump();
-	}
-	// Inputs of cycle_ are applied; the outputs (registers, settled by the last eval)
-	// belong to cycle_ - kLatency. The rising edge's eval settles the new inputs first.
+	// The inputs of cycle n_ are applied; after the clock edge the outputs belong to
+	// the operation of cycle n_ + 1 - kLatency.
 	void cycle()
 	{
-		check();
-		tick();
-		cycle_++;
-	}
-	void check()
-	{
-		Expect &e = ring_[(cycle_ + kRing - kLatency) % kRing];
-		bool want = cycle_ >= kLatency && e.valid;
+		h_.tick();
+		n_++;
+		const Expect &e = ring_[(n_ + kRing - kLatency) % kRing];
+		bool want = n_ >= kLatency && e.valid;
+		auto *t = h_.top;
 
-		if (!want) {
-			if (top_->valid_o) {
-				report_valid("unexpected valid_o");
-				st_.stray++;
-			}
+		if (!want) {  // counted only when it fails
+			if (t->valid_o)
+				CHECK(h_, !t->valid_o, "valid_o without an operation");
 			return;
 		}
-		if (!top_->valid_o) {
-			report(e, 0, 0, "valid_o missing");
-			st_.fail[e.op]++;
-			return;
-		}
-		uint32_t got = top_->result_o;
-		int got_pred = top_->pred_o;
-		if (got == e.result && got_pred == e.pred) {
-			st_.pass[e.op]++;
-			return;
-		}
-		st_.fail[e.op]++;
-		report(e, got, got_pred, "mismatch");
-	}
-	void report(const Expect &e, uint32_t got, int got_pred, const char *what)
-	{
-		if (shown_++ >= show_)
-			return;
-		printf("FAIL %s at cycle %" PRIu64 ": %s a=%08x (%.9g) b=%08x (%.9g) c=%08x (%.9g)\n"
-		       "     rtl %08x (%.9g) pred %d | ref %08x (%.9g) pred %d\n",
-		       what, cycle_, fp32_ref_name(e.op, e.mod), e.a, fp32_ref_value(e.a), e.b,
-		       fp32_ref_value(e.b), e.c, fp32_ref_value(e.c), got, fp32_ref_value(got),
-		       got_pred, e.result, fp32_ref_value(e.result), e.pred);
-	}
-	void report_valid(const char *what)
-	{
-		if (shown_++ >= show_)
-			return;
-		printf("FAIL %s at cycle %" PRIu64 "\n", what, cycle_);
+		uint32_t got = t->result_o;
+		int got_pred = t->pred_o;
+		bool ok = t->valid_o && got == e.result && got_pred == e.pred;
+		(ok ? pass_ : fail_)[e.op]++;
+		CHECK(h_, ok,
+		      "%s a=%08x (%.9g) b=%08x (%.9g) c=%08x (%.9g): rtl valid %d %08x (%.9g) pred %d,"
+		      " reference %08x (%.9g) pred %d",
+		      fp32_ref_name(e.op, e.mod), e.a, fp32_ref_value(e.a), e.b, fp32_ref_value(e.b),
+		      e.c, fp32_ref_value(e.c), t->valid_o, got, fp32_ref_value(got), got_pred,
+		      e.result, fp32_ref_value(e.result), e.pred);
 	}
 
-	VerilatedContext *ctx_;
-	std::unique_ptr<Vwg_fp32_unit> top_;
-#if VM_TRACE
-	std::unique_ptr<VerilatedFstC> tfp_;
-#endif
+	H &h_;
 	Expect ring_[kRing];
-	uint64_t cycle_ = 0;
-	unsigned show_, shown_ = 0;
-	bool reset_fail_ = false;
-	Stats st_;
+	uint64_t n_ = 0;
+	uint64_t pass_[NOPS] = {}, fail_[NOPS] = {};
 };
 
 // --- hand-checked vectors (independent of the C library) -----------------------------
@@ -626,67 +544,46 @@ void random_op(Bench &tb, Rng &r, unsigned op)
 	tb.issue(op, mod, a, b, c);
 }
 
-void usage()
+// Takes this test's own options out of argv (the rest goes to the harness).
+uint64_t take_count(int &argc, char **argv, uint64_t count)
 {
-	fprintf(stderr, "usage: test_fp32 [--count N] [--seed S] [--show K] [--trace FILE.fst]\n");
+	int out = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--count=", 8)) {
+			count = strtoull(argv[i] + 8, nullptr, 0);
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			count = strtoull(argv[++i], nullptr, 0);
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	argc = out;
+	return count;
 }
 
 }  // namespace
 
 int main(int argc, char **argv)
 {
-	uint64_t count = 2000000, seed = 1;
-	unsigned show = 20;
-	const char *trace = nullptr;
-
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (arg[0] == '+')  // Verilator plusargs
-			continue;
-		if (i + 1 >= argc) {
-			usage();
-			return 2;
-		}
-		if (!strcmp(arg, "--count"))
-			count = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(arg, "--seed"))
-			seed = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(arg, "--show"))
-			show = (unsigned)strtoul(argv[++i], nullptr, 0);
-		else if (!strcmp(arg, "--trace"))
-			trace = argv[++i];
-		else {
-			usage();
-			return 2;
-		}
-	}
-
-	auto ctx = std::make_unique<VerilatedContext>();
-	// Registers without reset start random (built with --x-initial unique).
-	ctx->randReset(2);
-	ctx->randSeed((int)(seed & 0x7FFFFFFF) | 1);
-	ctx->commandArgs(argc, argv);
-	Bench tb(ctx.get(), trace, show);
-	Rng r(seed);
-	unsigned golden_fail = 0;
+	uint64_t count = take_count(argc, argv, 5000000);
+	H h(argc, argv, "test_fp32", (count * NOPS + 2000000) * 2);
+	Bench tb(h);
+	Rng r(h.seed());
 
 	// Hand-checked vectors: the reference must agree with them too.
 	for (const Golden &g : kGolden) {
 		int pred;
 		uint32_t ref = fp32_ref(g.op, g.mod, g.a, g.b, g.c, &pred);
-		if (ref != g.result) {
-			printf("FAIL reference disagrees with the hand-checked vector: %s a=%08x b=%08x c=%08x"
-			       " expected %08x reference %08x\n",
-			       fp32_ref_name(g.op, g.mod), g.a, g.b, g.c, g.result, ref);
-			golden_fail++;
-		}
+		CHECK(h, ref == g.result, "reference vs hand-checked vector: %s a=%08x b=%08x c=%08x"
+		      " expected %08x reference %08x", fp32_ref_name(g.op, g.mod), g.a, g.b, g.c,
+		      g.result, ref);
 		tb.issue(g.op, g.mod, g.a, g.b, g.c);
 	}
 
 	uint64_t ndirected = 0;
 	directed(tb, r, ndirected);
 
-	// Random: count per class, classes interleaved, with occasional idle cycles.
+	// Random: count per class, in runs of one class, with occasional idle cycles.
 	uint64_t left[NOPS];
 	for (unsigned op = 0; op < NOPS; op++)
 		left[op] = count;
@@ -698,7 +595,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (r.below(4) == 0)
-			op = r.below(NOPS);  // runs of one class, then a switch
+			op = r.below(NOPS);
 		if (!left[op]) {
 			op = (op + 1) % NOPS;
 			continue;
@@ -709,19 +606,12 @@ int main(int argc, char **argv)
 	}
 	tb.drain();
 
-	const Stats &st = tb.stats();
-	uint64_t passed = 0, failed = golden_fail + (tb.reset_failed() ? 1 : 0) + st.stray;
-	for (unsigned o = 0; o < NOPS; o++) {
-		static const char *const names[NOPS] = { "FADD", "FSUB", "FMUL", "FFMA", "FMIN",
-							 "FMAX", "FSETP", "I2F", "F2I", "FRND" };
-		printf("  %-6s %10" PRIu64 " passed %8" PRIu64 " failed\n", names[o], st.pass[o],
-		       st.fail[o]);
-		passed += st.pass[o];
-		failed += st.fail[o];
-	}
+	static const char *const names[NOPS] = { "FADD", "FSUB", "FMUL", "FFMA", "FMIN",
+						 "FMAX", "FSETP", "I2F", "F2I", "FRND" };
+	for (unsigned o = 0; o < NOPS; o++)
+		printf("  %-6s %10" PRIu64 " passed %8" PRIu64 " failed\n", names[o], tb.passed(o),
+		       tb.failed(o));
 	printf("test_fp32: %zu hand-checked, %" PRIu64 " directed, %" PRIu64
-	       " random per op class (seed %" PRIu64 "), %" PRIu64 " cycles\n",
-	       sizeof kGolden / sizeof kGolden[0], ndirected, count, seed, tb.cycles());
-	printf("%" PRIu64 " passed, %" PRIu64 " failed\n", passed, failed);
-	return failed ? 1 : 0;
+	       " random per op class\n", sizeof kGolden / sizeof kGolden[0], ndirected, count);
+	return h.finish();
 }

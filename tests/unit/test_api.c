@@ -269,6 +269,15 @@ static void retire_log_gets_one_line_per_warp_instruction(void **state)
 	assert_int_equal(lines, 14);
 }
 
+static void unknown_option_is_not_supported(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(wg_set_option(f->dev, "no_such_option", "1"), WG_ENOTSUP);
+	assert_non_null(strstr(wg_last_error(f->dev), "no_such_option"));
+	assert_int_equal(wg_set_option(f->dev, "retire_log", f->log), 0);
+	assert_int_equal(wg_set_option(f->dev, "retire_log", NULL), 0);
+}
+
 static void every_error_code_has_a_distinct_name(void **state)
 {
 	(void)state;
@@ -292,6 +301,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(launch_validation_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(kernel_fault_is_sticky_until_synchronize, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_log_gets_one_line_per_warp_instruction, setup, teardown),
+		cmocka_unit_test_setup_teardown(unknown_option_is_not_supported, setup, teardown),
 		cmocka_unit_test(every_error_code_has_a_distinct_name),
 	};
 	return cmocka_run_group_tests_name("api", tests, NULL, NULL);

@@ -1,0 +1,101 @@
+/*
+ * wgsim: the Verilated SM as a C library (implemented in sim/wgsim.cpp).
+ *
+ * A cycle-level port interface: the caller (libwarpgate's "sim" target, RTL
+ * tests) writes kernel set-up, offers CTA launches and memory responses,
+ * advances the clock, and takes memory requests, CTA completions, retire
+ * beats and faults from queues. Port semantics: docs/sm.md. Every function
+ * returns 0 or a negative WG_E* code (host/include/warpgate.h).
+ */
+#ifndef WGSIM_H
+#define WGSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WGSIM_MEM_BYTES 128 /* must equal the RTL's MEM_BYTES */
+
+struct wgsim;
+
+/* Build-time parameters of the Verilated model (read back from it). */
+struct wgsim_info {
+	uint32_t num_warps, simd_width, num_simd, num_regs, num_ctas;
+	uint32_t smem_bytes, imem_depth, cmem_bytes, stack_depth, has_fp;
+	uint32_t mem_tag_bits;
+};
+
+struct wgsim_opts {
+	const char *trace_fst; /* FST waveform file, NULL = no tracing */
+	uint64_t trace_start;  /* first cycle traced */
+	uint32_t sm_id;
+};
+
+int wgsim_create(struct wgsim **s, const struct wgsim_opts *opts); /* opts may be NULL */
+void wgsim_destroy(struct wgsim *s);
+void wgsim_info(const struct wgsim *s, struct wgsim_info *info);
+void wgsim_reset(struct wgsim *s); /* a few cycles of reset; clears the queues */
+
+/* Kernel set-up (docs/sm.md section 2.1); applied over the next cycles. */
+int wgsim_cfg_write(struct wgsim *s, uint32_t addr, uint32_t value);
+int wgsim_imem_write(struct wgsim *s, uint32_t pc, const uint64_t *words, uint32_t n);
+int wgsim_cmem_write(struct wgsim *s, const uint8_t *bytes, uint32_t n); /* from offset 0 */
+
+/* CTA launch: queued and offered on the port until accepted. */
+int wgsim_cta_launch(struct wgsim *s, uint32_t x, uint32_t y, uint32_t z, uint32_t linear);
+uint32_t wgsim_cta_pending(const struct wgsim *s); /* launches not yet accepted */
+int wgsim_cta_done(struct wgsim *s, uint32_t *linear); /* 1 = one popped, 0 = none */
+
+/* Memory port. */
+struct wgsim_mreq {
+	uint64_t cycle; /* cycle the request was accepted */
+	uint32_t tag;
+	uint8_t cmd;    /* 0 read, 1 write, 2 atomic */
+	uint8_t size;   /* log2 bytes */
+	uint8_t atom_op;
+	uint8_t local;
+	uint32_t addr;
+	uint32_t atom_b, atom_c;
+	uint32_t warp, pc, lane;
+	uint8_t wmask[WGSIM_MEM_BYTES];  /* 1 per enabled byte of the aligned block */
+	uint8_t wdata[WGSIM_MEM_BYTES];  /* bytes of the aligned block */
+};
+int wgsim_mreq_pop(struct wgsim *s, struct wgsim_mreq *r); /* 1 = one popped, 0 = none */
+/* Queue a response; it is presented on the port from the next cycle on. */
+int wgsim_mrsp_push(struct wgsim *s, uint32_t tag, const uint8_t rdata[WGSIM_MEM_BYTES]);
+
+/* Retire beats (docs/sm.md section 2.5). */
+struct wgsim_retire {
+	uint64_t cycle;
+	uint32_t warp, cta_linear, wic, seq, pc;
+	uint32_t active, exec;
+	uint8_t dst, reg, beat, last;
+	uint32_t data[32];
+};
+int wgsim_retire_pop(struct wgsim *s, struct wgsim_retire *r); /* 1 = one popped, 0 = none */
+
+struct wgsim_fault {
+	uint32_t code, warp, pc, lane, addr, cta_linear;
+};
+int wgsim_fault(const struct wgsim *s, struct wgsim_fault *f); /* 1 = the SM has faulted */
+
+/* Advance n cycles (stops early, returning 1, when the SM faults). */
+int wgsim_step(struct wgsim *s, uint64_t n);
+uint64_t wgsim_cycle(const struct wgsim *s);
+int wgsim_busy(const struct wgsim *s); /* a CTA resident or a request outstanding */
+
+/* Counters of the SM (docs/sm-pipeline.md); names and values, NULL-terminated list. */
+struct wgsim_counter {
+	const char *name;
+	uint64_t value;
+};
+/* Fills up to max entries; returns the number of counters. */
+int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
