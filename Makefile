@@ -97,6 +97,7 @@ rtl-test::
 -include sim/fp32.mk
 -include sim/simd.mk
 -include sim/sm.mk
+-include sim/cosim.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(CLI)

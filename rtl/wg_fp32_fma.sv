@@ -129,14 +129,14 @@ module wg_fp32_fma (
 
   always_ff @(posedge clk_i) begin
     if (valid_q[1]) begin : s1
-      logic [74:0] c_sh;  // W[75:1]
-      logic [6:0]  k;
-      // c's bit i ends below W[1] when i <= s1_dsh_q - 51: the sticky bit is the OR of
+      logic [74:0] c_sh;   // W[75:1]
+      logic [23:0] below;  // bit i set when i + 51 <= s1_dsh_q
+      // c's bit i ends below W[1] when i + 51 <= s1_dsh_q: the sticky bit is the OR of
       // those bits, taken from c directly rather than from a wider shifter.
-      c_sh = {1'b0, s1_mc_q, 50'd0} >> s1_dsh_q;
-      k    = (s1_dsh_q > 7'd50) ? s1_dsh_q - 7'd50 : 7'd0;  // 0..25
+      c_sh  = {1'b0, s1_mc_q, 50'd0} >> s1_dsh_q;
+      below = 24'(~({{74{1'b1}}, 1'b0} << s1_dsh_q) >> 51);
       s2_prod_q        <= s1_ma_q * s1_mb_q;
-      s2_c_al_q        <= {c_sh, |(s1_mc_q & 24'((25'd1 << k) - 25'd1))};
+      s2_c_al_q        <= {c_sh, |(s1_mc_q & below)};
       s2_sp_q          <= s1_sp_q;
       s2_sc_q          <= s1_sc_q;
       s2_e73_q         <= s1_e73_q;
@@ -191,17 +191,15 @@ module wg_fp32_fma (
   always_ff @(posedge clk_i) begin
     if (valid_q[3]) begin : s3
       logic [24:0] norm;  // W[75:51] after the shift
-      logic [6:0]  k;
       logic        hidden, sticky, rnd;
       logic [7:0]  exp_field;
       logic [30:0] packed_mag;
 
       // Kept bits: hidden W[75], fraction W[74:52], guard W[51]. The sticky bit is the
-      // OR of the magnitude's bits that land below W[51] (those below bit 51 - nsh),
+      // OR of the magnitude's bits that land below W[51] (bit j when j + nsh < 51),
       // taken from the magnitude directly rather than from the shifter.
       norm      = 25'((s3_mag_q << s3_nsh_q) >> 51);
-      k         = (s3_nsh_q < 7'd51) ? 7'd51 - s3_nsh_q : 7'd0;
-      sticky    = |(s3_mag_q[50:0] & 51'((52'd1 << k) - 52'd1));
+      sticky    = |(s3_mag_q[50:0] & ({51{1'b1}} >> s3_nsh_q));
       hidden    = norm[24];
       exp_field = hidden ? s3_exp_q[7:0] : 8'd0;
       rnd       = wg_fp32_pkg::fp32_round_up(wg_fp32_pkg::FP32_RN, s3_sign_q, norm[1],

@@ -50,8 +50,10 @@ module wg_fp32_misc (
       logic [31:0] i2f_mag;
       logic [5:0]  f2i_rs;
       logic [32:0] f2i_win;
+      logic [23:0] f2i_below;
       logic [4:0]  frnd_pos;
       logic [23:0] frnd_mask;
+      logic [1:0]  frnd_bits;
 
       {sa, ea, fa} = a_i;
       {sb, eb, fb} = b_i;
@@ -91,11 +93,13 @@ module wg_fp32_misc (
       if (ea >= 8'd159)      f2i_rs = 6'd33;
       else if (ea <= 8'd125) f2i_rs = 6'd33;  // |a| < 0.5: sticky only
       else                   f2i_rs = 6'(8'd158 - ea);
-      f2i_win = {ma, 9'd0} >> f2i_rs;
+      f2i_win   = {ma, 9'd0} >> f2i_rs;
+      f2i_below = 24'(~({33{1'b1}} << f2i_rs) >> 9);  // bit i set when i + 9 < f2i_rs
 
       // FRND: fraction bits below the units position (1..23 for 127 <= ea < 150).
       frnd_pos  = 5'(8'd150 - ea);
-      frnd_mask = (24'd1 << frnd_pos) - 24'd1;
+      frnd_mask = ~(24'hFF_FFFF << frnd_pos);
+      frnd_bits = 2'({ma, 1'b0} >> frnd_pos);  // [1]: units bit, [0]: the bit below
 
       s1_op_q     <= op_i;
       s1_mod_q    <= mod_i;
@@ -129,7 +133,7 @@ module wg_fp32_misc (
           s1_val_q    <= f2i_win[32:1];
           s1_lsb_q    <= f2i_win[1];
           s1_guard_q  <= f2i_win[0];
-          s1_sticky_q <= |(ma & 24'((25'd1 << (f2i_rs > 6'd9 ? f2i_rs - 6'd9 : 6'd0)) - 25'd1));
+          s1_sticky_q <= |(ma & f2i_below);
           s1_flag_q   <= (ea >= 8'd159);
         end
         wg_fp32_pkg::FP32_FRND: begin
@@ -145,8 +149,8 @@ module wg_fp32_misc (
           end else begin
             s1_val_q    <= {a_i[31:24], a_i[23:0] & ~frnd_mask};
             s1_aux_q    <= {1'b0, frnd_pos};
-            s1_lsb_q    <= |(ma & (frnd_mask + 24'd1));         // bit frnd_pos
-            s1_guard_q  <= |(ma & ((frnd_mask >> 1) + 24'd1));  // bit frnd_pos - 1
+            s1_lsb_q    <= frnd_bits[1];
+            s1_guard_q  <= frnd_bits[0];
             s1_sticky_q <= |(ma & (frnd_mask >> 1));
           end
         end

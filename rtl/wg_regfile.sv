@@ -12,7 +12,9 @@
 //   RF_DEC   bank select and row decode; sources in one bank but different
 //            rows are split over several passes (one extra cycle each)
 //   RF_READ  array read; waits while the write port uses one of its banks
-//   RF_OUT   operand crossbar: response valid, three cycles after acceptance
+//   RF_OUT   operand crossbar into the operand collector, which is the
+//            response register: the response is valid four cycles after
+//            the request was accepted
 // Write pipeline (seed 003: the destination travels with the write):
 //   WR_BASE  thread-table read and base add (the write is accepted here)
 //   WR_DEC   bank select and row decode; the launch-time clear enters here
@@ -139,7 +141,7 @@ module wg_regfile #(
   // ---------------------------------------------------------------------------
   logic [NUM_BANKS-1:0]         bank_re;
   logic [NUM_BANKS*BADDR_W-1:0] bank_raddr;
-  logic [ROW_W-1:0]             bank_rdata [NUM_BANKS];
+  (* mem2reg *) logic [ROW_W-1:0] bank_rdata [NUM_BANKS];  // wires: no memory
   logic [NUM_BANKS-1:0]         wwr_en_q;              // in WR_WRITE: banks written
   logic [NUM_BANKS*BADDR_W-1:0] wwr_addr_q;
   logic [LANES_PER_ROW-1:0]     wwr_mask_q;
@@ -253,19 +255,25 @@ module wg_regfile #(
     end
   end
 
-  // RF_OUT: operand crossbar and collection.
+  // RF_OUT: operand crossbar into the collector (the response register).
   logic                     out_valid_q;
   logic [NSRC-1:0]          out_take_q, out_zero_q;
   logic [NSRC*BANK_W-1:0]   out_sbank_q;
   logic [PART_W-1:0]        out_part_q;
   logic [TAG_W-1:0]         out_tag_q;
   logic                     out_last_pass_q, out_last_part_q;
-  logic [NSRC*ROW_W-1:0]    coll_q;       // operands read by earlier passes
   logic [NSRC*ROW_W-1:0]    out_xbar;
   logic                     out_stall;
+  logic [NSRC*ROW_W-1:0]    coll_q;       // operand collector
+  logic                     rsp_valid_q, rsp_last_q;
+  logic [TAG_W-1:0]         rsp_tag_q;
+  logic [PART_W-1:0]        rsp_part_q;
+  logic                     rsp_fire;
 
-  // Handshakes, from the output back to the input.
-  assign out_stall    = out_valid_q && out_last_pass_q && !rsp_ready_i;
+  // Handshakes, from the output back to the input. A pass in RF_OUT waits
+  // while the collector holds a response that is not taken in this cycle.
+  assign rsp_fire     = rsp_valid_q && rsp_ready_i;
+  assign out_stall    = out_valid_q && rsp_valid_q && !rsp_ready_i;
   assign read_wr_conf = |read_wr_hit;
   assign read_fire    = read_valid_q && !out_stall && !read_wr_conf;
   assign read_free    = !read_valid_q || read_fire;
@@ -282,12 +290,15 @@ module wg_regfile #(
       dec_valid_q  <= 1'b0;
       read_valid_q <= 1'b0;
       out_valid_q  <= 1'b0;
+      rsp_valid_q  <= 1'b0;
     end else begin
       if (req_fire)      dec_valid_q <= 1'b1;
       else if (dec_done) dec_valid_q <= 1'b0;
       if (dec_issue)      read_valid_q <= 1'b1;
       else if (read_fire) read_valid_q <= 1'b0;
       if (!out_stall) out_valid_q <= read_fire;
+      if (out_valid_q && !out_stall && out_last_pass_q) rsp_valid_q <= 1'b1;
+      else if (rsp_fire)                                 rsp_valid_q <= 1'b0;
     end
   end
 
@@ -329,6 +340,12 @@ module wg_regfile #(
       out_last_pass_q <= read_last_pass_q;
       out_last_part_q <= read_last_part_q;
     end
+    // RF_OUT -> response
+    if (out_valid_q && !out_stall && out_last_pass_q) begin
+      rsp_tag_q  <= out_tag_q;
+      rsp_part_q <= out_part_q;
+      rsp_last_q <= out_last_part_q;
+    end
   end
 
   // Crossbar: each operand from the bank its row is in.
@@ -338,27 +355,22 @@ module wg_regfile #(
     end
   end
 
-  // Earlier passes of a split request park their operands in coll_q.
+  // Each pass puts the operands it read into the collector; RZ sources are
+  // zeroed. Operands of earlier passes of the same part stay.
   always_ff @(posedge clk_i) begin
-    if (out_valid_q && !out_last_pass_q) begin
+    if (out_valid_q && !out_stall) begin
       for (int s = 0; s < NSRC; s++) begin
-        if (out_take_q[s]) coll_q[s*ROW_W +: ROW_W] <= out_xbar[s*ROW_W +: ROW_W];
+        if (out_take_q[s])      coll_q[s*ROW_W +: ROW_W] <= out_xbar[s*ROW_W +: ROW_W];
+        else if (out_zero_q[s]) coll_q[s*ROW_W +: ROW_W] <= '0;
       end
     end
   end
 
-  always_comb begin
-    for (int s = 0; s < NSRC; s++) begin
-      if (out_zero_q[s])      rsp_data_o[s*ROW_W +: ROW_W] = '0;
-      else if (out_take_q[s]) rsp_data_o[s*ROW_W +: ROW_W] = out_xbar[s*ROW_W +: ROW_W];
-      else                    rsp_data_o[s*ROW_W +: ROW_W] = coll_q[s*ROW_W +: ROW_W];
-    end
-  end
-
-  assign rsp_valid_o = out_valid_q && out_last_pass_q;
-  assign rsp_tag_o   = out_tag_q;
-  assign rsp_part_o  = out_part_q;
-  assign rsp_last_o  = out_last_part_q;
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_tag_o   = rsp_tag_q;
+  assign rsp_part_o  = rsp_part_q;
+  assign rsp_last_o  = rsp_last_q;
+  assign rsp_data_o  = coll_q;
 
   // ---------------------------------------------------------------------------
   // Write pipeline and launch-time clear.
@@ -487,7 +499,7 @@ module wg_regfile #(
   assign cnt_bank_conf_o = cnt_bank_conf_q;
   assign cnt_wr_conf_o   = cnt_wr_conf_q;
 
-  assign idle_o = !dec_valid_q && !read_valid_q && !out_valid_q && !wdec_valid_q &&
+  assign idle_o = !dec_valid_q && !read_valid_q && !out_valid_q && !rsp_valid_q && !wdec_valid_q &&
                   (wwr_en_q == '0) && (clr_state_q == CLR_IDLE);
 
   // ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 //                                     the model must be built with --trace-fst
 //   --seed=N         WG_SEED=N        seed of rng and of Verilator's random init
 //   --timeout=N      WG_TIMEOUT=N     cycle limit (the test gives the default)
+//   --scale=N        WG_SCALE=N       run random phases N times longer (scaled(n))
 // A failing CHECK prints file:line, the cycle and the message; an RTL
 // assertion ($error) counts as a failure at the cycle it fires; passing the
 // cycle limit ends the test as failed. The exit status is 0 only when
@@ -45,9 +46,15 @@ public:
 	Top *top;
 	std::mt19937_64 rng;
 
+	// name: for messages; the binary's own name when it has one (variants of
+	// one test are built under different names).
 	Harness(int argc, char **argv, const char *name, uint64_t default_timeout = 10000000)
 	    : name_(name), timeout_(default_timeout)
 	{
+		if (argc > 0 && argv[0] && *argv[0]) {
+			const char *slash = strrchr(argv[0], '/');
+			name_ = slash ? slash + 1 : argv[0];
+		}
 		const char *trace = getenv("WG_TRACE");
 		std::string trace_path;
 		bool want_trace = trace && *trace && strcmp(trace, "0") != 0;
@@ -57,6 +64,8 @@ public:
 			seed_ = strtoull(s, nullptr, 0);
 		if (const char *s = getenv("WG_TIMEOUT"))
 			timeout_ = strtoull(s, nullptr, 0);
+		if (const char *s = getenv("WG_SCALE"))
+			scale_ = strtoull(s, nullptr, 0);
 		for (int i = 1; i < argc; i++) {
 			const char *a = argv[i];
 			if (!strcmp(a, "--trace")) {
@@ -68,11 +77,17 @@ public:
 				seed_ = strtoull(a + 7, nullptr, 0);
 			} else if (!strncmp(a, "--timeout=", 10)) {
 				timeout_ = strtoull(a + 10, nullptr, 0);
+			} else if (!strncmp(a, "--scale=", 8)) {
+				scale_ = strtoull(a + 8, nullptr, 0);
 			} else if (a[0] == '-' && a[1] == '-') {
-				fprintf(stderr, "%s: unknown option %s (--trace[=FILE] --seed=N --timeout=N)\n", name, a);
+				fprintf(stderr, "%s: unknown option %s (--trace[=FILE] --seed=N --timeout=N --scale=N)\n",
+				        name_.c_str(), a);
 				exit(2);
 			}
 		}
+		if (scale_ < 1)
+			scale_ = 1;
+		timeout_ *= scale_;
 		rng.seed(seed_);
 
 		ctx_.reset(new VerilatedContext);
@@ -113,6 +128,7 @@ public:
 	Harness(const Harness &) = delete;
 	Harness &operator=(const Harness &) = delete;
 
+	const char *name() const { return name_.c_str(); }
 	uint64_t cycle() const { return cycle_; }
 	uint64_t seed() const { return seed_; }
 
@@ -174,6 +190,9 @@ public:
 		return cond();
 	}
 
+	// Length of a random phase: n, times --scale.
+	uint64_t scaled(uint64_t n) const { return n * scale_; }
+
 	uint64_t rand(uint64_t n) { return n ? rng() % n : 0; } // 0..n-1
 	bool chance(unsigned percent) { return rng() % 100 < percent; }
 
@@ -220,6 +239,7 @@ private:
 	std::string name_;
 	uint64_t seed_ = 1;
 	uint64_t timeout_;
+	uint64_t scale_ = 1;
 	uint64_t cycle_ = 0;
 	int errors_seen_ = 0;
 	unsigned passed_ = 0, failed_ = 0;

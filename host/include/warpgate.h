@@ -38,7 +38,8 @@ enum wg_error {
 	WG_ENOTSUP = -13,  /* not supported by this target */
 	WG_ETIMEOUT = -14, /* timed out */
 	WG_ELINK = -15,    /* link/transport failure */
-	WG_ERROR_MIN = -15
+	WG_EMISMATCH = -16, /* lockstep co-simulation found a difference */
+	WG_ERROR_MIN = -16
 };
 
 typedef struct {

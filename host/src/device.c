@@ -66,6 +66,7 @@ static const char *const error_names[] = {
 	[-WG_ENOTSUP] = "not supported by this target",
 	[-WG_ETIMEOUT] = "timed out",
 	[-WG_ELINK] = "link failure",
+	[-WG_EMISMATCH] = "co-simulation mismatch",
 };
 
 const char *wg_strerror(int err)

@@ -143,6 +143,12 @@ struct run {
 	uint64_t gld, gst, shld, shst, lld, lst, atoms;
 	struct wg_retire_log *log;
 	struct wg_err *err;
+	/* Lockstep stepping (wg_func_ls_*): unused by wg_func_run. */
+	int ls_mode;                       /* enum wg_func_ls_mode */
+	const struct wg_func_ls_rec *obs;  /* observed record of the step (CHECK) */
+	struct wg_func_ls_rec *rec;        /* record of the step */
+	uint32_t local_base;               /* device address of the local region */
+	uint32_t total_threads;            /* threads in the grid (local interleave) */
 };
 
 static const uint32_t lanebit[LANES] __attribute__((aligned(64))) = {
@@ -856,6 +862,144 @@ HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc
 	return 0;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Lockstep memory accesses                                                  */
+
+uint32_t wg_func_atom_apply(unsigned op, uint32_t old, uint32_t b, uint32_t c)
+{
+	return atom_apply(op, old, b, c);
+}
+
+static struct wg_func_ls_mem *ls_mem_add(struct run *R, unsigned lane, uint8_t cmd, uint32_t addr, unsigned size,
+                                         int local)
+{
+	struct wg_func_ls_rec *rec = R->rec;
+	struct wg_func_ls_mem *m;
+
+	if (rec->nmem >= WG_FUNC_LS_MAXMEM)
+		return NULL;
+	m = &rec->mem[rec->nmem++];
+	memset(m, 0, sizeof(*m));
+	m->addr = addr;
+	m->lane = (uint8_t)lane;
+	m->cmd = cmd;
+	m->size = (uint8_t)size;
+	m->local = (uint8_t)local;
+	return m;
+}
+
+/* The bytes a store of lane l writes (bytes of d, little-endian), into out. */
+static void store_bytes(const struct warp *w, const struct dinsn *d, unsigned l, uint8_t *out)
+{
+	unsigned step = d->rc < ROW_RZ ? 1 : 0;
+
+	for (unsigned k = 0; k < 4 && 4 * k < d->bytes; k++) {
+		uint32_t v = w->r[d->rc + k * step][l];
+		unsigned n = d->bytes < 4 ? d->bytes : 4;
+
+		for (unsigned i = 0; i < n; i++)
+			out[4 * k + i] = (uint8_t)(v >> (8 * i));
+	}
+}
+
+/* List the stores and atomics of a completed access as the memory port carries them. */
+static void ls_record(struct run *R, const struct warp *w, const struct dinsn *d, uint32_t exec,
+                      const uint32_t *addr)
+{
+	const uint32_t *B = d->bimm ? d->bimm : w->r[d->rb];
+	const uint32_t *C = w->r[d->rc];
+
+	for (uint32_t m = exec; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		uint8_t bytes[16];
+		struct wg_func_ls_mem *e;
+
+		if (d->kind == K_ATOM) {
+			e = ls_mem_add(R, l, 2, addr[l], 4, 0);
+			if (e) {
+				e->atom_op = d->sub;
+				e->atom_b = B[l];
+				e->atom_c = d->sub == A_CAS ? C[l] : 0;
+			}
+			continue;
+		}
+		store_bytes(w, d, l, bytes);
+		if (d->space == SP_GLOBAL) {
+			e = ls_mem_add(R, l, 1, addr[l], d->bytes, 0);
+			if (e)
+				memcpy(e->data, bytes, d->bytes);
+			continue;
+		}
+		/* local: word by word at interleaved device addresses (docs/sm.md section 4) */
+		for (unsigned off = 0; off < d->bytes; off += 4) {
+			uint32_t a = addr[l] + off;
+			uint32_t gtid = R->cta * R->nthreads + w->tid0 + l;
+			uint32_t dev = R->local_base + (a / 4) * 4 * R->total_threads + 4 * gtid + a % 4;
+			unsigned n = d->bytes < 4 ? d->bytes : 4;
+
+			e = ls_mem_add(R, l, 1, dev, n, 1);
+			if (e)
+				memcpy(e->data, bytes + off, n);
+		}
+	}
+}
+
+/* Adopt the observed values of the destination registers (global loads, atomics). */
+static void ls_adopt(struct run *R, struct warp *w, const struct dinsn *d, uint32_t exec)
+{
+	const struct wg_func_ls_rec *o = R->obs;
+
+	if (!o || d->dst != WG_RD_REG || o->dst != WG_RD_REG || o->reg != d->dreg || o->nregs != d->nregs)
+		return; /* nothing to adopt, or a difference the comparison reports */
+	for (uint32_t m = exec & o->exec; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+
+		for (unsigned k = 0; k < d->nregs; k++)
+			w->r[d->rd + k][l] = o->vals[l][k];
+	}
+}
+
+/*
+ * A memory instruction in lockstep mode. Shared, local and param accesses
+ * use the model's own memory; global ones are checked and adopted (CHECK)
+ * or performed (EXEC). Stores and atomics that reach the memory port are
+ * listed in R->rec.
+ */
+static __attribute__((noinline)) int ls_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc,
+                                            uint32_t exec)
+{
+	uint32_t addr[LANES];
+	const uint32_t *A = w->r[d->ra];
+	int rc;
+
+	for (unsigned l = 0; l < LANES; l++)
+		addr[l] = A[l] + d->imm;
+	if (d->space != SP_GLOBAL || R->ls_mode == WG_FUNC_LS_EXEC) {
+		rc = do_mem(R, w, d, pc, exec);
+		if (rc)
+			return rc;
+		if (d->space == SP_GLOBAL ? d->kind != K_LD : d->space == SP_LOCAL && d->kind == K_ST)
+			ls_record(R, w, d, exec, addr);
+		if (d->space == SP_SHARED && d->kind == K_ATOM && R->ls_mode == WG_FUNC_LS_CHECK)
+			ls_adopt(R, w, d, exec);
+		return 0;
+	}
+	for (uint32_t m = exec; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		enum mem_why why = MW_OK;
+
+		if (!lane_addr(R, SP_GLOBAL, l, w, addr[l], d->bytes, &why))
+			return mem_fault(R, w, pc, d, (int)l, addr[l], why);
+	}
+	if (d->kind != K_ST)
+		ls_adopt(R, w, d, exec);
+	if (d->kind != K_LD)
+		ls_record(R, w, d, exec, addr);
+	mem_stats(R, d, exec);
+	return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Per-lane ALU loops                                                        */
 
@@ -1030,8 +1174,230 @@ static void retire(struct run *R, const struct warp *w, const struct dinsn *d, u
 	wg_retire_write(R->log, &rec);
 }
 
+
+/* The retired instruction into R->rec (lockstep), and into the log when one is open. */
+static void ls_retire(struct run *R, const struct warp *w, const struct dinsn *d, uint32_t pc, uint32_t active,
+                      uint32_t exec)
+{
+	struct wg_func_ls_rec *rec = R->rec;
+
+	rec->cta = R->cta;
+	rec->warp = w->index;
+	rec->pc = pc;
+	rec->active = active;
+	rec->exec = exec;
+	rec->dst = d->dst;
+	rec->reg = d->dreg;
+	rec->nregs = d->dst == WG_RD_REG ? d->nregs : 1;
+	rec->skip = d->skip;
+	rec->cls = d->cls;
+	rec->pred = 0;
+	if (d->dst == WG_RD_REG) {
+		for (uint32_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+
+			for (unsigned k = 0; k < d->nregs; k++)
+				rec->vals[l][k] = w->r[d->rd + k][l];
+		}
+	} else if (d->dst == WG_RD_PRED) {
+		rec->pred = w->p[d->rd];
+	}
+	if (R->log)
+		retire(R, w, d, pc, active, exec);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The interpreter                                                           */
+
+/*
+ * Execute the instruction at the top of warp w's stack. Returns 0 when the
+ * warp can go on, 1 when it finished or waits at a barrier, or a negative
+ * WG_E* with R->err filled in. ls (a constant at every call site) selects
+ * the lockstep variant: global memory is adopted or recorded (ls_mem) and
+ * the retired instruction goes to R->rec (ls_retire).
+ */
+HOT int exec_one(struct run *R, struct warp *w, const int ls)
+{
+	struct sentry *top = &w->stk[w->sp - 1];
+	const uint32_t pc = top->pc;
+	const struct dinsn *d;
+	uint32_t active, exec, pmask;
+	int yield = 0, rc;
+
+	if (unlikely(pc >= R->ninsns)) {
+		if (pc == WG_RECONV_NONE)
+			return fault(R, w, pc, -1, WG_EILLEGAL,
+			             "lanes 0x%08x reached reconvergence point 'none' (a path without EXIT)",
+			             top->mask);
+		return fault(R, w, pc, -1, WG_EILLEGAL,
+		             "pc runs past the last instruction (the kernel has %u instructions)", R->ninsns);
+	}
+	d = &R->code[pc];
+	active = top->mask;
+	exec = active & (w->p[d->gp] ^ d->gxor);
+	R->cw[d->cls]++;
+	R->ct[d->cls] += exec == FULL_MASK ? LANES : popc32(exec);
+	if (!exec && d->kind < K_BRA)
+		goto next;
+
+	switch (d->kind) {
+	case K_NOP: break;
+	case K_MOV: ALU(y); break;
+	case K_IADD: ALU(x + y); break;
+	case K_ISUB: ALU(x - y); break;
+	case K_IMUL: ALU(x * y); break;
+	case K_IMULHS: ALU((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32)); break;
+	case K_IMULHU: ALU((uint32_t)((uint64_t)x * y >> 32)); break;
+	case K_IMAD: ALU(x * y + z); break;
+	case K_IMADHS: ALU((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32) + z); break;
+	case K_IMADHU: ALU((uint32_t)((uint64_t)x * y >> 32) + z); break;
+	case K_IMINS: ALU((int32_t)x < (int32_t)y ? x : y); break;
+	case K_IMINU: ALU(x < y ? x : y); break;
+	case K_IMAXS: ALU((int32_t)x > (int32_t)y ? x : y); break;
+	case K_IMAXU: ALU(x > y ? x : y); break;
+	case K_IABS: ALU((int32_t)x < 0 ? 0u - x : x); break;
+	case K_AND: ALU(x & y); break;
+	case K_OR: ALU(x | y); break;
+	case K_XOR: ALU(x ^ y); break;
+	case K_NOT: ALU(~x); break;
+	case K_SHL:
+		if (d->bimm && d->bimm[0] < 32) {
+			uint32_t s = d->bimm[0];
+
+			ALU(x << s);
+		} else {
+			ALU(y >= 32 ? 0 : x << (y & 31));
+		}
+		break;
+	case K_SHRU:
+		if (d->bimm && d->bimm[0] < 32) {
+			uint32_t s = d->bimm[0];
+
+			ALU(x >> s);
+		} else {
+			ALU(y >= 32 ? 0 : x >> (y & 31));
+		}
+		break;
+	case K_SHRS:
+		if (d->bimm) {
+			uint32_t s = d->bimm[0] < 32 ? d->bimm[0] : 31;
+
+			ALU((uint32_t)((int32_t)x >> s));
+		} else {
+			ALU((uint32_t)((int32_t)x >> (y >= 32 ? 31 : (y & 31))));
+		}
+		break;
+	case K_POPC: ALU(popc32(x)); break;
+	case K_CLZ: ALU(x ? (uint32_t)__builtin_clz(x) : 32u); break;
+	case K_BREV: ALU(brev32(x)); break;
+	case K_SEL: {
+		uint32_t ps = w->p[d->rc] ^ d->xc;
+		const uint32_t *A = w->r[d->ra];
+		const uint32_t *B = d->bimm ? d->bimm : w->r[d->rb];
+		uint32_t t[LANES] __attribute__((aligned(64)));
+
+		FOR_LANES t[l] = (ps & lanebit[l]) ? A[l] : B[l];
+		wb(w->r[d->rd], t, exec);
+		break;
+	}
+	case K_ISETP: pwb(w, d->rd, isetp(w, d, 0), exec); break;
+	case K_ISETPU: pwb(w, d->rd, isetp(w, d, 1), exec); break;
+	case K_PLOP: {
+		uint32_t pa = w->p[d->ra] ^ d->xa, pc2 = w->p[d->rc] ^ d->xc;
+
+		pmask = d->sub == 0 ? (pa & pc2) : d->sub == 1 ? (pa | pc2) : (pa ^ pc2);
+		pwb(w, d->rd, pmask, exec);
+		break;
+	}
+	case K_FADD: ALU(fres(u2f(x) + u2f(y))); break;
+	case K_FSUB: ALU(fres(u2f(x) - u2f(y))); break;
+	case K_FMUL: ALU(fres(u2f(x) * u2f(y))); break;
+	case K_FFMA: ALU(fres(fmaf(u2f(x), u2f(y), u2f(z)))); break;
+	case K_FMIN: ALU(fmin_bits(x, y)); break;
+	case K_FMAX: ALU(fmax_bits(x, y)); break;
+	case K_FSETP: pwb(w, d->rd, fsetp(w, d), exec); break;
+	case K_I2FS: ALU(f2u((float)(int32_t)x)); break;
+	case K_I2FU: ALU(f2u((float)x)); break;
+	case K_F2I: ALU(f2i(x, d->sub)); break;
+	case K_FRND: ALU(fres(round_mode(u2f(x), d->sub))); break;
+	case K_S2R: s2r(R, w, d, exec); break;
+	case K_LD:
+	case K_ST:
+	case K_ATOM:
+		rc = ls ? ls_mem(R, w, d, pc, exec) : do_mem(R, w, d, pc, exec);
+		if (unlikely(rc))
+			return rc;
+		break;
+
+	case K_BRA:
+		R->branches++;
+		if (exec == active) {
+			top->pc = d->imm;
+		} else if (!exec) {
+			top->pc = pc + 1;
+		} else {
+			if (unlikely(w->sp + 2 > STACK_MAX))
+				return fault(R, w, pc, -1, WG_EILLEGAL, "SIMT reconvergence stack overflow");
+			R->divergent++;
+			top->pc = d->reconv;
+			top[1] = (struct sentry){ pc + 1, d->reconv, active & ~exec };
+			top[2] = (struct sentry){ d->imm, d->reconv, exec };
+			w->sp += 2;
+			top += 2;
+		}
+		goto ctl;
+
+	case K_EXIT:
+		if (exec) {
+			uint32_t sp = w->sp;
+
+			for (uint32_t i = 0; i < sp; i++)
+				w->stk[i].mask &= ~exec;
+			while (sp && !w->stk[sp - 1].mask)
+				sp--;
+			if (!sp) {
+				w->sp = 0;
+				w->state = W_DONE;
+				if (ls)
+					ls_retire(R, w, d, pc, active, exec);
+				else if (unlikely(R->log))
+					retire(R, w, d, pc, active, exec);
+				return 1;
+			}
+			if (sp == w->sp)
+				top->pc = pc + 1;
+			w->sp = sp;
+			top = &w->stk[sp - 1];
+		} else {
+			top->pc = pc + 1;
+		}
+		goto ctl;
+
+	case K_BAR:
+		if (exec) {
+			w->state = W_WAIT;
+			w->bar = d->imm;
+			R->barriers++;
+			yield = 1;
+		}
+		break;
+
+	default:
+		return illegal(R, w, pc);
+	}
+next:
+	top->pc = pc + 1;
+ctl:
+	if (ls)
+		ls_retire(R, w, d, pc, active, exec);
+	else if (unlikely(R->log))
+		retire(R, w, d, pc, active, exec);
+	while (top->pc == top->rpc && w->sp > 1) {
+		w->sp--;
+		top--;
+	}
+	return yield;
+}
 
 /*
  * Run warp w until it finishes, waits at a barrier or faults. Returns 0 or
@@ -1040,188 +1406,11 @@ static void retire(struct run *R, const struct warp *w, const struct dinsn *d, u
  */
 HOT int run_warp(struct run *R, struct warp *w)
 {
-	const struct dinsn *code = R->code;
-	const uint32_t n = R->ninsns;
-	struct wg_retire_log *log = R->log;
-	struct sentry *top = &w->stk[w->sp - 1];
-	uint64_t *cw = R->cw, *ct = R->ct;
-
 	for (;;) {
-		const uint32_t pc = top->pc;
-		const struct dinsn *d;
-		uint32_t active, exec, pmask;
-		int yield = 0, rc;
+		int rc = exec_one(R, w, 0);
 
-		if (unlikely(pc >= n)) {
-			if (pc == WG_RECONV_NONE)
-				return fault(R, w, pc, -1, WG_EILLEGAL,
-				             "lanes 0x%08x reached reconvergence point 'none' (a path without EXIT)",
-				             top->mask);
-			return fault(R, w, pc, -1, WG_EILLEGAL,
-			             "pc runs past the last instruction (the kernel has %u instructions)", n);
-		}
-		d = &code[pc];
-		active = top->mask;
-		exec = active & (w->p[d->gp] ^ d->gxor);
-		cw[d->cls]++;
-		ct[d->cls] += exec == FULL_MASK ? LANES : popc32(exec);
-		if (!exec && d->kind < K_BRA)
-			goto next;
-
-		switch (d->kind) {
-		case K_NOP: break;
-		case K_MOV: ALU(y); break;
-		case K_IADD: ALU(x + y); break;
-		case K_ISUB: ALU(x - y); break;
-		case K_IMUL: ALU(x * y); break;
-		case K_IMULHS: ALU((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32)); break;
-		case K_IMULHU: ALU((uint32_t)((uint64_t)x * y >> 32)); break;
-		case K_IMAD: ALU(x * y + z); break;
-		case K_IMADHS: ALU((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32) + z); break;
-		case K_IMADHU: ALU((uint32_t)((uint64_t)x * y >> 32) + z); break;
-		case K_IMINS: ALU((int32_t)x < (int32_t)y ? x : y); break;
-		case K_IMINU: ALU(x < y ? x : y); break;
-		case K_IMAXS: ALU((int32_t)x > (int32_t)y ? x : y); break;
-		case K_IMAXU: ALU(x > y ? x : y); break;
-		case K_IABS: ALU((int32_t)x < 0 ? 0u - x : x); break;
-		case K_AND: ALU(x & y); break;
-		case K_OR: ALU(x | y); break;
-		case K_XOR: ALU(x ^ y); break;
-		case K_NOT: ALU(~x); break;
-		case K_SHL:
-			if (d->bimm && d->bimm[0] < 32) {
-				uint32_t s = d->bimm[0];
-
-				ALU(x << s);
-			} else {
-				ALU(y >= 32 ? 0 : x << (y & 31));
-			}
-			break;
-		case K_SHRU:
-			if (d->bimm && d->bimm[0] < 32) {
-				uint32_t s = d->bimm[0];
-
-				ALU(x >> s);
-			} else {
-				ALU(y >= 32 ? 0 : x >> (y & 31));
-			}
-			break;
-		case K_SHRS:
-			if (d->bimm) {
-				uint32_t s = d->bimm[0] < 32 ? d->bimm[0] : 31;
-
-				ALU((uint32_t)((int32_t)x >> s));
-			} else {
-				ALU((uint32_t)((int32_t)x >> (y >= 32 ? 31 : (y & 31))));
-			}
-			break;
-		case K_POPC: ALU(popc32(x)); break;
-		case K_CLZ: ALU(x ? (uint32_t)__builtin_clz(x) : 32u); break;
-		case K_BREV: ALU(brev32(x)); break;
-		case K_SEL: {
-			uint32_t ps = w->p[d->rc] ^ d->xc;
-			const uint32_t *A = w->r[d->ra];
-			const uint32_t *B = d->bimm ? d->bimm : w->r[d->rb];
-			uint32_t t[LANES] __attribute__((aligned(64)));
-
-			FOR_LANES t[l] = (ps & lanebit[l]) ? A[l] : B[l];
-			wb(w->r[d->rd], t, exec);
-			break;
-		}
-		case K_ISETP: pwb(w, d->rd, isetp(w, d, 0), exec); break;
-		case K_ISETPU: pwb(w, d->rd, isetp(w, d, 1), exec); break;
-		case K_PLOP: {
-			uint32_t pa = w->p[d->ra] ^ d->xa, pc2 = w->p[d->rc] ^ d->xc;
-
-			pmask = d->sub == 0 ? (pa & pc2) : d->sub == 1 ? (pa | pc2) : (pa ^ pc2);
-			pwb(w, d->rd, pmask, exec);
-			break;
-		}
-		case K_FADD: ALU(fres(u2f(x) + u2f(y))); break;
-		case K_FSUB: ALU(fres(u2f(x) - u2f(y))); break;
-		case K_FMUL: ALU(fres(u2f(x) * u2f(y))); break;
-		case K_FFMA: ALU(fres(fmaf(u2f(x), u2f(y), u2f(z)))); break;
-		case K_FMIN: ALU(fmin_bits(x, y)); break;
-		case K_FMAX: ALU(fmax_bits(x, y)); break;
-		case K_FSETP: pwb(w, d->rd, fsetp(w, d), exec); break;
-		case K_I2FS: ALU(f2u((float)(int32_t)x)); break;
-		case K_I2FU: ALU(f2u((float)x)); break;
-		case K_F2I: ALU(f2i(x, d->sub)); break;
-		case K_FRND: ALU(fres(round_mode(u2f(x), d->sub))); break;
-		case K_S2R: s2r(R, w, d, exec); break;
-		case K_LD:
-		case K_ST:
-		case K_ATOM:
-			rc = do_mem(R, w, d, pc, exec);
-			if (unlikely(rc))
-				return rc;
-			break;
-
-		case K_BRA:
-			R->branches++;
-			if (exec == active) {
-				top->pc = d->imm;
-			} else if (!exec) {
-				top->pc = pc + 1;
-			} else {
-				if (unlikely(w->sp + 2 > STACK_MAX))
-					return fault(R, w, pc, -1, WG_EILLEGAL, "SIMT reconvergence stack overflow");
-				R->divergent++;
-				top->pc = d->reconv;
-				top[1] = (struct sentry){ pc + 1, d->reconv, active & ~exec };
-				top[2] = (struct sentry){ d->imm, d->reconv, exec };
-				w->sp += 2;
-				top += 2;
-			}
-			goto ctl;
-
-		case K_EXIT:
-			if (exec) {
-				uint32_t sp = w->sp;
-
-				for (uint32_t i = 0; i < sp; i++)
-					w->stk[i].mask &= ~exec;
-				while (sp && !w->stk[sp - 1].mask)
-					sp--;
-				if (!sp) {
-					w->sp = 0;
-					w->state = W_DONE;
-					if (unlikely(log))
-						retire(R, w, d, pc, active, exec);
-					return 0;
-				}
-				if (sp == w->sp)
-					top->pc = pc + 1;
-				w->sp = sp;
-				top = &w->stk[sp - 1];
-			} else {
-				top->pc = pc + 1;
-			}
-			goto ctl;
-
-		case K_BAR:
-			if (exec) {
-				w->state = W_WAIT;
-				w->bar = d->imm;
-				R->barriers++;
-				yield = 1;
-			}
-			break;
-
-		default:
-			return illegal(R, w, pc);
-		}
-next:
-		top->pc = pc + 1;
-ctl:
-		if (unlikely(log))
-			retire(R, w, d, pc, active, exec);
-		while (top->pc == top->rpc && w->sp > 1) {
-			w->sp--;
-			top--;
-		}
-		if (yield)
-			return 0;
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
 }
 
@@ -1565,4 +1754,249 @@ void wg_func_destroy(struct wg_func *f)
 	free(f->shared);
 	free(f->local);
 	free(f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stepping API (lockstep co-simulation)                                    */
+
+struct ls_cta {
+	int used;
+	uint32_t linear, ctaid[3];
+	uint32_t alive;
+	struct warp *warps;
+	uint8_t *shared, *local;
+};
+
+struct wg_func_ls {
+	struct run R;
+	struct wg_err dummy;
+	struct ls_cta *ctas;
+	uint32_t nctas;
+	uint64_t begun; /* CTAs begun (statistics) */
+};
+
+int wg_func_ls_begin(struct wg_func *f, const struct wg_launch *l, int mode, uint32_t local_base,
+                     struct wg_func_ls **sp, struct wg_err *err)
+{
+	struct wg_func_ls *s;
+	struct run *R;
+	int rc;
+
+	if (!f || !l || !l->kernel || !sp)
+		return WG_EINVAL;
+	*sp = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return WG_ENOMEM;
+	R = &s->R;
+	R->f = f;
+	R->l = l;
+	R->k = l->kernel;
+	R->err = err ? err : &s->dummy;
+	R->err->msg[0] = '\0';
+	R->ls_mode = mode;
+	R->local_base = local_base;
+	rc = check_fit(R);
+	if (!rc) {
+		R->total_threads = (uint32_t)((uint64_t)l->grid.x * l->grid.y * l->grid.z * R->nthreads);
+		rc = decode_kernel(R);
+		if (rc)
+			snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': out of host memory", R->k->name);
+	}
+	if (rc) {
+		free(R->code);
+		free(R->imm);
+		free(s);
+		return rc;
+	}
+	*sp = s;
+	return 0;
+}
+
+void wg_func_ls_end(struct wg_func_ls *s, struct wg_stats *st)
+{
+	uint64_t ctas = 0;
+
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nctas; i++) {
+		free(s->ctas[i].warps);
+		free(s->ctas[i].shared);
+		free(s->ctas[i].local);
+	}
+	if (st) {
+		ctas = s->begun;
+		add_stats(&s->R, st, ctas);
+	}
+	free(s->ctas);
+	free(s->R.code);
+	free(s->R.imm);
+	free(s);
+}
+
+static struct ls_cta *ls_find(const struct wg_func_ls *s, uint32_t cta)
+{
+	for (uint32_t i = 0; i < s->nctas; i++)
+		if (s->ctas[i].used && s->ctas[i].linear == cta)
+			return &s->ctas[i];
+	return NULL;
+}
+
+int wg_func_ls_cta_begin(struct wg_func_ls *s, uint32_t cta, struct wg_err *err)
+{
+	struct run *R = &s->R;
+	const struct wg_launch *l = R->l;
+	struct ls_cta *c = NULL;
+
+	if (!err)
+		err = &s->dummy;
+	if ((uint64_t)cta >= (uint64_t)l->grid.x * l->grid.y * l->grid.z || ls_find(s, cta)) {
+		snprintf(err->msg, sizeof(err->msg), "kernel '%s': CTA %u is outside the grid or already running",
+		         R->k->name, cta);
+		return WG_EINVAL;
+	}
+	for (uint32_t i = 0; i < s->nctas && !c; i++)
+		if (!s->ctas[i].used)
+			c = &s->ctas[i];
+	if (!c) {
+		struct ls_cta *n = realloc(s->ctas, (s->nctas + 1) * sizeof(*n));
+
+		if (!n)
+			return WG_ENOMEM;
+		s->ctas = n;
+		c = &s->ctas[s->nctas++];
+		memset(c, 0, sizeof(*c));
+		c->warps = aligned_alloc(64, R->nwarps * sizeof(*c->warps));
+		c->shared = malloc(R->shared_win ? R->shared_win : 1);
+		c->local = malloc((size_t)R->local_win * R->nthreads + 1);
+		if (!c->warps || !c->shared || !c->local) {
+			snprintf(err->msg, sizeof(err->msg), "kernel '%s': out of host memory", R->k->name);
+			return WG_ENOMEM;
+		}
+	}
+	c->used = 1;
+	c->linear = cta;
+	c->ctaid[0] = cta % l->grid.x;
+	c->ctaid[1] = cta / l->grid.x % l->grid.y;
+	c->ctaid[2] = cta / l->grid.x / l->grid.y;
+	c->alive = R->nwarps;
+	R->warps = c->warps;
+	R->shared = c->shared;
+	R->local = c->local;
+	R->cta = cta;
+	memset(c->warps, 0, R->nwarps * sizeof(*c->warps));
+	/* run_cta's initialisation, without running */
+	for (uint32_t i = 0; i < R->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		uint32_t nlanes = R->nthreads - 32 * i;
+
+		w->p[PRED_PT] = FULL_MASK;
+		w->lanes = nlanes >= 32 ? FULL_MASK : (1u << nlanes) - 1;
+		w->tid0 = 32 * i;
+		w->index = i;
+		w->state = W_RUN;
+		w->sp = 1;
+		w->stk[0] = (struct sentry){ 0, WG_RECONV_NONE, w->lanes };
+	}
+	if (R->shared_win)
+		memset(c->shared, 0, R->shared_win);
+	if (R->local_win)
+		memset(c->local, 0, (size_t)R->local_win * R->nthreads);
+	s->begun++;
+	return 0;
+}
+
+void wg_func_ls_cta_end(struct wg_func_ls *s, uint32_t cta)
+{
+	struct ls_cta *c = s ? ls_find(s, cta) : NULL;
+
+	if (c)
+		c->used = 0;
+}
+
+uint32_t wg_func_ls_warps(const struct wg_func_ls *s)
+{
+	return s->R.nwarps;
+}
+
+int wg_func_ls_warp(const struct wg_func_ls *s, uint32_t cta, uint32_t warp, uint32_t *pc)
+{
+	const struct ls_cta *c = ls_find(s, cta);
+	const struct warp *w;
+
+	if (!c || warp >= s->R.nwarps)
+		return WG_ENOENT;
+	w = &c->warps[warp];
+	if (pc)
+		*pc = w->sp ? w->stk[w->sp - 1].pc : 0;
+	return (int)w->state;
+}
+
+int wg_func_ls_step(struct wg_func_ls *s, uint32_t cta, uint32_t warp, const struct wg_func_ls_rec *obs,
+                    struct wg_func_ls_rec *out, struct wg_err *err)
+{
+	struct run *R = &s->R;
+	struct ls_cta *c = ls_find(s, cta);
+	struct warp *w;
+	int rc;
+
+	if (!err)
+		err = &s->dummy;
+	err->msg[0] = '\0';
+	if (!c || warp >= R->nwarps) {
+		snprintf(err->msg, sizeof(err->msg), "kernel '%s': CTA %u warp %u is not running", R->k->name, cta,
+		         warp);
+		return WG_ENOENT;
+	}
+	w = &c->warps[warp];
+	R->err = err;
+	R->obs = obs;
+	R->rec = out;
+	R->cta = c->linear;
+	R->ctaid[0] = c->ctaid[0];
+	R->ctaid[1] = c->ctaid[1];
+	R->ctaid[2] = c->ctaid[2];
+	R->warps = c->warps;
+	R->shared = c->shared;
+	R->local = c->local;
+	if (w->state != W_RUN)
+		return fault(R, w, w->sp ? w->stk[w->sp - 1].pc : 0, -1, WG_EINVAL, "the warp %s",
+		             w->state == W_DONE ? "has finished" : "waits at a barrier");
+	out->nmem = 0;
+	if (fegetround() != FE_TONEAREST)
+		fesetround(FE_TONEAREST);
+	rc = exec_one(R, w, 1);
+	if (rc < 0)
+		return rc;
+	out->state = (uint8_t)w->state;
+	if (w->state == W_DONE)
+		c->alive--;
+	if (w->state != W_RUN && c->alive) {
+		uint32_t waiting = 0;
+
+		for (uint32_t i = 0; i < R->nwarps; i++)
+			waiting += c->warps[i].state == W_WAIT;
+		if (waiting == c->alive)
+			return check_barrier(R, c->alive);
+	}
+	return 0;
+}
+
+void wg_func_ls_log(struct wg_retire_log *log, const struct wg_func_ls_rec *r)
+{
+	struct wg_retire_rec rec = {
+		.cta = r->cta,
+		.warp = r->warp,
+		.pc = r->pc,
+		.active = r->active,
+		.exec = r->exec,
+		.dst = r->dst,
+		.reg = r->reg,
+		.nregs = r->nregs,
+		.skip_values = r->skip,
+		.pred = r->pred,
+		.vals = (const uint32_t (*)[4])r->vals,
+	};
+
+	wg_retire_write(log, &rec);
 }

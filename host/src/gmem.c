@@ -204,6 +204,49 @@ uint8_t *wg_gmem_ptr(struct wg_gmem *g, uint32_t addr, uint32_t bytes)
 	return g->host + (addr - WG_GMEM_BASE);
 }
 
+int wg_gmem_next(const struct wg_gmem *g, uint32_t *addr, uint32_t *size)
+{
+	size_t lo = 0, hi = g->nblocks;
+
+	/* First block with addr > *addr (0 starts at the first block). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->blocks[mid].addr <= *addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == g->nblocks)
+		return 0;
+	*addr = g->blocks[lo].addr;
+	*size = g->blocks[lo].size;
+	return 1;
+}
+
+int wg_gmem_clone(const struct wg_gmem *src, struct wg_gmem **dstp)
+{
+	struct wg_gmem *dst;
+	int rc = wg_gmem_create(&dst, src->capacity);
+
+	if (rc)
+		return rc;
+	dst->blocks = malloc((src->nblocks ? src->nblocks : 1) * sizeof(*dst->blocks));
+	if (!dst->blocks) {
+		wg_gmem_destroy(dst);
+		return WG_ENOMEM;
+	}
+	memcpy(dst->blocks, src->blocks, src->nblocks * sizeof(*dst->blocks));
+	dst->nblocks = dst->cap_blocks = src->nblocks;
+	dst->in_use = src->in_use;
+	dst->peak = src->peak;
+	for (size_t i = 0; i < src->nblocks; i++) {
+		uint64_t off = src->blocks[i].addr - WG_GMEM_BASE;
+		memcpy(dst->host + off, src->host + off, src->blocks[i].size);
+	}
+	*dstp = dst;
+	return 0;
+}
+
 uint64_t wg_gmem_in_use(const struct wg_gmem *g)
 {
 	return g ? g->in_use : 0;

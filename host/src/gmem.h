@@ -28,6 +28,16 @@ int wg_gmem_free(struct wg_gmem *g, uint32_t addr); /* addr must be an allocatio
  */
 uint8_t *wg_gmem_ptr(struct wg_gmem *g, uint32_t addr, uint32_t bytes);
 
+/*
+ * Live allocations in address order: start with *addr = 0; each call moves to
+ * the first allocation above *addr, fills *addr and *size and returns 1, or
+ * returns 0 after the last one.
+ */
+int wg_gmem_next(const struct wg_gmem *g, uint32_t *addr, uint32_t *size);
+
+/* A new gmem holding the same allocations at the same addresses with the same contents. */
+int wg_gmem_clone(const struct wg_gmem *src, struct wg_gmem **dst);
+
 /* Bytes allocated now, and the high-water mark. */
 uint64_t wg_gmem_in_use(const struct wg_gmem *g);
 uint64_t wg_gmem_peak(const struct wg_gmem *g);

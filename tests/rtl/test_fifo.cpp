@@ -140,11 +140,11 @@ int main(int argc, char **argv)
 	h.top->out_ready_i = 0;
 	h.top->flush_i = 0;
 	h.reset();
-	printf("test_fifo: DEPTH %d WIDTH %d FALL_THROUGH %d\n", FIFO_DEPTH, FIFO_WIDTH, FIFO_FT);
+	printf("%s: DEPTH %d WIDTH %d FALL_THROUGH %d\n", h.name(), FIFO_DEPTH, FIFO_WIDTH, FIFO_FT);
 	test_fill_drain(h, m);
 	test_latency(h, m);
 	test_throughput(h, m);
 	test_flush(h, m);
-	test_random(h, m, 50000);
+	test_random(h, m, h.scaled(50000));
 	return h.finish();
 }

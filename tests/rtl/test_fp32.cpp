@@ -9,8 +9,8 @@
 // bit-identical to the reference. The first mismatches are printed with the operation,
 // the inputs and both results; the run ends with "N passed, M failed" (one check per
 // operation, per hand-checked vector against the reference, and after reset) and a
-// non-zero exit on any failure. --seed, --trace and --timeout are the
-// options of sim/harness.h.
+// non-zero exit on any failure. --seed, --trace and --timeout are the options of
+// sim/harness.h.
 //
 // No floating-point arithmetic happens in this file: values are built as bit patterns
 // and all arithmetic is in the reference's own translation unit.
@@ -47,10 +47,7 @@ enum Op : unsigned {
 
 constexpr uint32_t kQNaN = FP32_REF_QNAN;
 constexpr uint32_t kSign = 0x80000000u;
-constexpr uint32_t kInf = 0x7F800000u;
 constexpr uint32_t kOne = 0x3F800000u;
-constexpr uint32_t kMaxNorm = 0x7F7FFFFFu;
-constexpr uint32_t kMinNorm = 0x00800000u;
 
 // --- random numbers (xorshift64*) ---------------------------------------------------
 struct Rng {

@@ -58,7 +58,7 @@ void test_table(H &h)
 void test_fields(H &h)
 {
 	auto *t = h.top;
-	for (unsigned n = 0; n < 20000; n++) {
+	for (uint64_t n = 0; n < h.scaled(20000); n++) {
 		const wg_isa_entry *e = &wg_isa_table[h.rand(wg_isa_table_len)];
 		wg_insn in;
 		wg_insn_init(&in, e);

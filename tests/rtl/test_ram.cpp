@@ -110,9 +110,9 @@ int main(int argc, char **argv)
 	h.top->we_i = 0;
 	h.top->re_i = 0;
 	h.reset();
-	printf("test_ram: DEPTH %d WIDTH %d EN_GRAIN %d\n", RAM_DEPTH, RAM_WIDTH, RAM_GRAIN);
+	printf("%s: DEPTH %d WIDTH %d EN_GRAIN %d\n", h.name(), RAM_DEPTH, RAM_WIDTH, RAM_GRAIN);
 	test_fill_and_read(h, m);
 	test_groups(h, m);
-	test_random(h, m, 50000);
+	test_random(h, m, h.scaled(50000));
 	return h.finish();
 }

@@ -105,24 +105,17 @@ public:
 		o.wr_ready = !clr_run_;
 		o.clr_busy = clr_run_;
 		o.req_ready = d.req_ready;
-		o.rsp_valid = out_.valid && out_.last_pass;
-		o.rsp_last = out_.last_part;
-		o.rsp_tag = out_.tag;
-		o.rsp_part = out_.part;
+		o.rsp_valid = rsp_.valid;
+		o.rsp_last = rsp_.last;
+		o.rsp_tag = rsp_.tag;
+		o.rsp_part = rsp_.part;
 		for (unsigned s = 0; s < NSRC; s++)
 			for (unsigned l = 0; l < LANES; l++) {
-				if (out_.zero >> s & 1) {
-					o.data[s][l] = 0;
-					o.known[s][l] = true;
-				} else if (out_.take >> s & 1) {
-					o.data[s][l] = out_.data[s][l];
-					o.known[s][l] = out_.known[s][l];
-				} else {
-					o.data[s][l] = coll_[s][l];
-					o.known[s][l] = coll_known_[s][l];
-				}
+				o.data[s][l] = coll_[s][l];
+				o.known[s][l] = coll_known_[s][l];
 			}
-		o.idle = !dec_.valid && !read_.valid && !out_.valid && !wdec_.valid && !wwr_.en && !clr_run_;
+		o.idle = !dec_.valid && !read_.valid && !out_.valid && !rsp_.valid && !wdec_.valid && !wwr_.en &&
+		         !clr_run_;
 		o.cnt_rd = cnt_rd_;
 		o.cnt_wr = cnt_wr_;
 		o.cnt_bank = cnt_bank_;
@@ -151,14 +144,28 @@ public:
 				}
 			}
 		}
-		// RF_OUT
-		if (out_.valid && !out_.last_pass)
+		// RF_OUT: the pass goes into the collector (RZ sources zeroed); a
+		// last pass makes the collector a response.
+		if (in.rsp_ready)
+			rsp_.valid = false;
+		if (out_.valid && !d.stall) {
 			for (unsigned s = 0; s < NSRC; s++)
-				if (out_.take >> s & 1)
-					for (unsigned l = 0; l < LANES; l++) {
+				for (unsigned l = 0; l < LANES; l++) {
+					if (out_.take >> s & 1) {
 						coll_[s][l] = out_.data[s][l];
 						coll_known_[s][l] = out_.known[s][l];
+					} else if (out_.zero >> s & 1) {
+						coll_[s][l] = 0;
+						coll_known_[s][l] = true;
 					}
+				}
+			if (out_.last_pass) {
+				rsp_.valid = true;
+				rsp_.tag = out_.tag;
+				rsp_.part = out_.part;
+				rsp_.last = out_.last_part;
+			}
+		}
 		if (!d.stall) {
 			out_ = read_next;
 			out_.valid = d.read_fire;
@@ -277,7 +284,7 @@ public:
 	// A warp has something in flight (its table entry must not change).
 	bool any_in_flight() const
 	{
-		return dec_.valid || read_.valid || out_.valid || wdec_.valid || wwr_.en || clr_run_;
+		return dec_.valid || read_.valid || out_.valid || rsp_.valid || wdec_.valid || wwr_.en || clr_run_;
 	}
 
 private:
@@ -292,6 +299,10 @@ private:
 	struct Req {
 		bool valid = false;
 		unsigned wrow[NSRC] = {}, zero = 0, rem = 0, part = 0, tag = 0;
+	};
+	struct Rsp {
+		bool valid = false, last = false;
+		unsigned tag = 0, part = 0;
 	};
 	struct WDec {
 		bool valid = false;
@@ -320,7 +331,7 @@ private:
 	Derived derive(const Inputs &in) const
 	{
 		Derived d{};
-		d.stall = out_.valid && out_.last_pass && !in.rsp_ready;
+		d.stall = out_.valid && rsp_.valid && !in.rsp_ready;
 		d.wconf = false;
 		if (read_.valid)
 			for (unsigned b = 0; b < NB; b++)
@@ -369,6 +380,7 @@ private:
 	std::vector<unsigned> base_, nregs_;
 	Req dec_;
 	Pass read_, out_;
+	Rsp rsp_;
 	uint32_t coll_[NSRC][LANES] = {};
 	bool coll_known_[NSRC][LANES] = {};
 	WDec wdec_;
@@ -603,7 +615,7 @@ void test_latency(Bench &b)
 	b.write(0, 5, v.data());
 	b.idle(4);
 	auto r = b.read(0, 5, RZ, RZ);
-	CHECK(h, r.beats[0] == r.accept + 3, "first beat %" PRIu64 " cycles after acceptance, expected 3",
+	CHECK(h, r.beats[0] == r.accept + 4, "first beat %" PRIu64 " cycles after acceptance, expected 4",
 	      r.beats[0] - r.accept);
 	for (unsigned p = 1; p < PARTS; p++)
 		CHECK(h, r.beats[p] == r.beats[p - 1] + 1, "beat %u follows the previous one", p);
@@ -612,7 +624,7 @@ void test_latency(Bench &b)
 
 	// All sources RZ: still one pass, zeros, same latency.
 	r = b.read(0, RZ, RZ, RZ);
-	CHECK(h, r.beats[0] == r.accept + 3, "all-RZ read latency %" PRIu64, r.beats[0] - r.accept);
+	CHECK(h, r.beats[0] == r.accept + 4, "all-RZ read latency %" PRIu64, r.beats[0] - r.accept);
 
 	// Back to back: one request per PARTS cycles, one beat per cycle.
 	Inputs in;
@@ -667,7 +679,7 @@ void test_bank_conflicts(Bench &b)
 		uint32_t before = h.top->cnt_bank_conf_o;
 		auto r = b.read(0, c.ra, c.rb, c.rc);
 		uint64_t last = r.beats.back() - r.accept;
-		uint64_t expect = 2 + uint64_t(PARTS) * c.passes;
+		uint64_t expect = 3 + uint64_t(PARTS) * c.passes;
 		CHECK(h, last == expect, "%s: last beat after %" PRIu64 " cycles, expected %" PRIu64, c.what, last, expect);
 		b.idle(1);
 		CHECK(h, h.top->cnt_bank_conf_o - before == PARTS * (c.passes - 1), "%s: %u conflict cycles counted, expected %u",
@@ -709,7 +721,7 @@ void test_base_add(Bench &b)
 void test_hazards(Bench &b)
 {
 	H &h = b.h;
-	b.launch(0, 0, std::min(63u, 2 * NB + 2));
+	b.launch(0, 0, std::min({ 63u, WROWS, std::max(2 * NB + 2, NB + 6) }));
 	auto old_v = pattern(50), new_v = pattern(51), other = pattern(52);
 	b.write(0, 4, old_v.data());
 	b.write(0, 4 + NB, other.data());
@@ -765,7 +777,7 @@ void test_hazards(Bench &b)
 		// Single-ported banks: the read of part 0 waits until the write of the
 		// last part is done (the writes use the bank in cycles t+2..t+1+PARTS).
 		// Dual-ported: only the write of part 0 (same word) costs a cycle.
-		uint64_t expect = WRB ? 3 + PARTS : 4;
+		uint64_t expect = WRB ? 4 + PARTS : 5;
 		CHECK(h, got == new_v, "same-cycle write then read: new value");
 		CHECK(h, beats.size() == PARTS && beats[0] == acc + expect,
 		      "same cycle: first beat after %" PRIu64 ", expected %" PRIu64, beats.empty() ? 0 : beats[0] - acc,
@@ -787,7 +799,7 @@ void test_hazards(Bench &b)
 		run(seq, &acc, &beats, &got);
 		if (PARTS == 1) {
 			CHECK(h, got == old_v, "write at t, read at t+1: new value");
-			CHECK(h, beats.size() == 1 && beats[0] == acc + 3, "write at t, read at t+1: latency %" PRIu64,
+			CHECK(h, beats.size() == 1 && beats[0] == acc + 4, "write at t, read at t+1: latency %" PRIu64,
 			      beats.empty() ? 0 : beats[0] - acc);
 		} else {
 			CHECK(h, got == old_v, "write of all parts from t, read at t+1: new value in every part");
@@ -804,7 +816,7 @@ void test_hazards(Bench &b)
 		std::array<uint32_t, WS> got{};
 		run(seq, &acc, &beats, &got);
 		CHECK(h, got == old_v, "read at t, write at t+1: old value");
-		CHECK(h, beats.size() == 1 && beats[0] == acc + 3, "read at t, write at t+1: latency 3");
+		CHECK(h, beats.size() == 1 && beats[0] == acc + 4, "read at t, write at t+1: latency 4");
 		auto r = b.read(0, 4, RZ, RZ);
 		CHECK(h, r.op[0] == new_v, "then the new value");
 	}
@@ -819,7 +831,7 @@ void test_hazards(Bench &b)
 		std::array<uint32_t, WS> got{};
 		uint32_t wc = h.top->cnt_wr_conf_o;
 		run(seq, &acc, &beats, &got);
-		uint64_t expect = WRB ? 4 : 3;
+		uint64_t expect = WRB ? 5 : 4;
 		CHECK(h, beats.size() == 1 && beats[0] == acc + expect, "same bank, other row: latency %" PRIu64 " expected %" PRIu64,
 		      beats.empty() ? 0 : beats[0] - acc, expect);
 		CHECK(h, h.top->cnt_wr_conf_o - wc == (WRB ? 1u : 0u), "write conflicts counted: %u",
@@ -834,7 +846,7 @@ void test_hazards(Bench &b)
 		std::vector<uint64_t> beats;
 		std::array<uint32_t, WS> got{};
 		run(seq, &acc, &beats, &got);
-		CHECK(h, beats.size() == 1 && beats[0] == acc + 3, "other bank: latency 3");
+		CHECK(h, beats.size() == 1 && beats[0] == acc + 4, "other bank: latency 4");
 	}
 	// 6. Partial masks keep the other lanes; writes to RZ are dropped.
 	{
@@ -1017,7 +1029,7 @@ int main(int argc, char **argv)
 	Bench b(h);
 	b.drive(Inputs());
 	h.reset();
-	printf("test_regfile: %u warps, %u registers, %u banks, %u lanes per row (%u parts), %s banks\n", NW,
+	printf("%s: %u warps, %u registers, %u banks, %u lanes per row (%u parts), %s banks\n", h.name(), NW,
 	       RF_NUM_REGS, NB, LANES, PARTS, WRB ? "single-ported" : "dual-ported");
 	test_launch_clear(b);
 	test_latency(b);
@@ -1026,6 +1038,6 @@ int main(int argc, char **argv)
 	test_hazards(b);
 	test_backpressure(b);
 	test_clear_during_reads(b);
-	test_random(b, RF_RANDOM_CYCLES);
+	test_random(b, h.scaled(RF_RANDOM_CYCLES));
 	return h.finish();
 }

@@ -146,10 +146,10 @@ int main(int argc, char **argv)
 	h.top->lock_i = 0;
 	h.top->ready_i = 0;
 	h.reset();
-	printf("test_rr_arbiter: N %u\n", N);
+	printf("%s: N %u\n", h.name(), N);
 	test_rotation(h, m);
 	test_lock(h, m);
-	test_fairness(h, m, 20000);
-	test_random(h, m, 50000);
+	test_fairness(h, m, h.scaled(20000));
+	test_random(h, m, h.scaled(50000));
 	return h.finish();
 }

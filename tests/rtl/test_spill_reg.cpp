@@ -87,6 +87,6 @@ int main(int argc, char **argv)
 	h.top->out_ready_i = 0;
 	h.reset();
 	test_full_rate(h, m);
-	test_random(h, m, 50000);
+	test_random(h, m, h.scaled(50000));
 	return h.finish();
 }

@@ -217,6 +217,42 @@ static void create_rejects_bad_capacity(void **state)
 	wg_gmem_destroy(g);
 }
 
+static void iterator_visits_live_allocations_in_order(void **state)
+{
+	struct wg_gmem *g = *state;
+	uint32_t a = alloc(g, 100), b = alloc(g, 5000), c = alloc(g, 7), addr = 0, size = 0;
+
+	assert_int_equal(wg_gmem_free(g, b), 0);
+	assert_int_equal(wg_gmem_next(g, &addr, &size), 1);
+	assert_int_equal(addr, a);
+	assert_int_equal(size, 100);
+	assert_int_equal(wg_gmem_next(g, &addr, &size), 1);
+	assert_int_equal(addr, c);
+	assert_int_equal(size, 7);
+	assert_int_equal(wg_gmem_next(g, &addr, &size), 0);
+}
+
+static void clone_copies_allocations_and_contents(void **state)
+{
+	struct wg_gmem *g = *state, *copy;
+	uint32_t a = alloc(g, 64), b = alloc(g, 300);
+
+	memset(wg_gmem_ptr(g, a, 64), 0x5a, 64);
+	memset(wg_gmem_ptr(g, b, 300), 0xa5, 300);
+	assert_int_equal(wg_gmem_clone(g, &copy), 0);
+	assert_memory_equal(wg_gmem_ptr(copy, a, 64), wg_gmem_ptr(g, a, 64), 64);
+	assert_memory_equal(wg_gmem_ptr(copy, b, 300), wg_gmem_ptr(g, b, 300), 300);
+	/* Independent afterwards: writes to the copy leave the original alone. */
+	memset(wg_gmem_ptr(copy, a, 64), 0, 64);
+	assert_int_equal(wg_gmem_ptr(g, a, 1)[0], 0x5a);
+	assert_int_equal(wg_gmem_in_use(copy), wg_gmem_in_use(g));
+	/* Allocation continues above the copied ones. */
+	uint32_t c;
+	assert_int_equal(wg_gmem_alloc(copy, 16, &c), 0);
+	assert_true(c > b);
+	wg_gmem_destroy(copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +268,8 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(many_allocations_are_found_by_search, setup, teardown),
 		cmocka_unit_test(create_rejects_bad_capacity),
+		cmocka_unit_test_setup_teardown(iterator_visits_live_allocations_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(clone_copies_allocations_and_contents, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("gmem", tests, NULL, NULL);

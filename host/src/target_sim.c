@@ -1,0 +1,945 @@
+/*
+ * The "sim" target: the Verilated SM (sim/wgsim.h, ports in docs/sm.md)
+ * behind the target interface. The host side of the SM's ports lives here:
+ * kernel set-up, CTA dispatch in linear order, a global memory with a fixed
+ * latency served from the device's gmem, the retire stream (restored to
+ * per-warp program order) turned into retire-log lines and checked in
+ * lockstep against the golden model, faults, a watchdog and statistics.
+ * docs/cosim.md describes the options and the checks.
+ *
+ * Linking this file needs build/sim/libwgsim.a (C++: -lstdc++).
+ */
+#include <fenv.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sim/wgsim.h"
+#include "func.h"
+#include "isa.h"
+#include "lockstep.h"
+#include "log.h"
+#include "target.h"
+#include "warpgate.h"
+
+#define ROB 64                /* per-warp reorder window of the retire stream */
+#define MAX_COUNTERS 128
+#define DEFAULT_WATCHDOG 200000
+#define LOCKSTEP_OFF 0
+#define LOCKSTEP_ON 1
+#define LOCKSTEP_END 2        /* end-of-run image comparison only */
+
+/* One instruction being assembled from retire beats. */
+struct rinsn {
+	uint8_t valid, complete, dst, nbeats;
+	uint16_t seq;
+	uint32_t pc, active, exec;
+	uint8_t reg[4];
+	uint32_t data[4][32];
+};
+
+struct wtrack {
+	uint16_t next;      /* sequence number of the next instruction in program order */
+	uint32_t last_pc;
+	uint64_t retired;
+	uint32_t slot;
+	struct rinsn rob[ROB];
+};
+
+struct rcta {
+	int used;
+	uint32_t linear;
+	struct wtrack *w;
+};
+
+struct resp {
+	uint64_t due;
+	uint32_t tag;
+	uint8_t rdata[WGSIM_MEM_BYTES];
+};
+
+/* Static facts of the kernel's instructions, for statistics and the log. */
+struct pinfo {
+	uint8_t cls, op, bytes, skip, valid;
+};
+
+struct sim {
+	struct wgsim *s;
+	struct wgsim_info info;
+	struct wg_gmem *gmem;
+	struct wg_config cfg;
+	struct wg_func *gold;
+	char trace_fst[1024];
+	int lockstep;
+	uint32_t mem_latency;
+	uint64_t watchdog;
+	uint32_t sched;
+	/* target counters, summed over launches */
+	uint64_t cycles, warp_insts, launches, mem_reqs, lockstep_checked;
+	int ncounters;
+	char *cname[MAX_COUNTERS];
+	uint64_t cval[MAX_COUNTERS];
+};
+
+/* State of one launch. */
+struct run {
+	struct sim *S;
+	const struct wg_launch *l;
+	const struct wg_kernel *k;
+	struct wg_stats *st;
+	struct wg_retire_log *log;
+	struct wg_err *err;
+	struct wg_lockstep *ls;
+	struct pinfo *pi;
+	struct rcta *ctas;
+	uint32_t nctas, nwarps;
+	uint32_t *slot_cta, *slot_wic; /* warp slot -> CTA, warp (from the retire stream) */
+	uint8_t *slot_known;
+	struct resp *q;                /* responses in due order */
+	size_t qhead, qlen, qcap;
+	uint64_t cycle0, cycle, last_retire;
+	struct wg_func_ls_rec *rec;
+};
+
+static void cta_xyz(const struct run *R, uint32_t cta, uint32_t *x, uint32_t *y, uint32_t *z)
+{
+	const wg_dim3 g = R->l->grid;
+
+	*x = cta % g.x;
+	*y = cta / g.x % g.y;
+	*z = cta / g.x / g.y;
+}
+
+/* "kernel 'k': CTA (x,y,z) warp w pc p lane l: " for a warp slot. */
+static size_t where(const struct run *R, char *p, size_t len, uint32_t slot, long cta, uint32_t pc, long lane)
+{
+	uint32_t x, y, z;
+	size_t n;
+
+	if (cta < 0 && slot < R->S->info.num_warps && R->slot_known[slot])
+		cta = R->slot_cta[slot];
+	if (cta < 0)
+		return (size_t)snprintf(p, len, "kernel '%s': warp slot %u pc %u%s", R->k->name, slot, pc, "");
+	cta_xyz(R, (uint32_t)cta, &x, &y, &z);
+	n = (size_t)snprintf(p, len, "kernel '%s': CTA (%u,%u,%u)", R->k->name, x, y, z);
+	if (n < len && slot < R->S->info.num_warps && R->slot_known[slot] && R->slot_cta[slot] == (uint32_t)cta)
+		n += (size_t)snprintf(p + n, len - n, " warp %u", R->slot_wic[slot]);
+	else if (n < len)
+		n += (size_t)snprintf(p + n, len - n, " warp slot %u", slot);
+	if (n < len)
+		n += (size_t)snprintf(p + n, len - n, " pc %u", pc);
+	if (lane >= 0 && n < len)
+		n += (size_t)snprintf(p + n, len - n, " lane %ld", lane);
+	return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+
+static int parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	if (!v || !*v)
+		return WG_EINVAL;
+	*out = strtoull(v, &end, 0);
+	return *end ? WG_EINVAL : 0;
+}
+
+static int sim_new_model(struct sim *S, struct wg_err *err)
+{
+	struct wgsim_opts o = { 0 };
+	int rc;
+
+	if (S->s)
+		wgsim_destroy(S->s);
+	S->s = NULL;
+	o.trace_fst = S->trace_fst[0] ? S->trace_fst : NULL;
+	rc = wgsim_create(&S->s, &o);
+	if (rc) {
+		snprintf(err->msg, sizeof(err->msg), "cannot create the Verilated SM (wgsim_create: %s)", wg_strerror(rc));
+		return rc;
+	}
+	wgsim_info(S->s, &S->info);
+	return 0;
+}
+
+static int sim_set_option(void *priv, const char *key, const char *value, struct wg_err *err)
+{
+	struct sim *S = priv;
+	uint64_t v;
+
+	if (!strcmp(key, "trace_fst")) {
+		snprintf(S->trace_fst, sizeof(S->trace_fst), "%s", value ? value : "");
+		return sim_new_model(S, err);
+	}
+	if (!strcmp(key, "lockstep")) {
+		if (value && !strcmp(value, "end"))
+			S->lockstep = LOCKSTEP_END;
+		else if (!parse_u64(value, &v) && v <= 1)
+			S->lockstep = (int)v;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "mem_latency")) {
+		if (parse_u64(value, &v) || !v || v > 1000000)
+			goto bad;
+		S->mem_latency = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(key, "watchdog")) {
+		if (parse_u64(value, &v) || !v)
+			goto bad;
+		S->watchdog = v;
+		return 0;
+	}
+	if (!strcmp(key, "sched")) {
+		if (value && !strcmp(value, "lrr"))
+			S->sched = 0;
+		else if (value && !strcmp(value, "gto"))
+			S->sched = 1;
+		else
+			goto bad;
+		return 0;
+	}
+	snprintf(err->msg, sizeof(err->msg),
+	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched)");
+	return WG_ENOTSUP;
+bad:
+	snprintf(err->msg, sizeof(err->msg), "bad value '%s'", value ? value : "(null)");
+	return WG_EINVAL;
+}
+
+static int sim_create(void **priv, struct wg_gmem *gmem, const struct wg_config *cfg, struct wg_err *err)
+{
+	struct sim *S = calloc(1, sizeof(*S));
+	const char *env;
+	int rc;
+
+	if (!S)
+		return WG_ENOMEM;
+	S->gmem = gmem;
+	S->cfg = *cfg;
+	S->mem_latency = cfg->dram_latency + cfg->rop_latency;
+	if (!S->mem_latency)
+		S->mem_latency = 220;
+	S->watchdog = DEFAULT_WATCHDOG;
+	S->lockstep = LOCKSTEP_ON;
+	env = getenv("WG_SIM_LOCKSTEP"); /* for programs that do not call wg_set_option */
+	if (env)
+		S->lockstep = !strcmp(env, "end") ? LOCKSTEP_END : atoi(env) ? LOCKSTEP_ON : LOCKSTEP_OFF;
+	env = getenv("WG_SIM_TRACE_FST");
+	if (env)
+		snprintf(S->trace_fst, sizeof(S->trace_fst), "%s", env);
+	rc = wg_func_create(&S->gold, gmem, cfg);
+	if (!rc)
+		rc = sim_new_model(S, err);
+	if (rc) {
+		wg_func_destroy(S->gold);
+		free(S);
+		return rc;
+	}
+	*priv = S;
+	return 0;
+}
+
+static void sim_destroy(void *priv)
+{
+	struct sim *S = priv;
+
+	if (!S)
+		return;
+	wgsim_destroy(S->s);
+	wg_func_destroy(S->gold);
+	for (int i = 0; i < S->ncounters; i++)
+		free(S->cname[i]);
+	free(S);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory port                                                               */
+
+static int mem_error(struct run *R, const struct wgsim_mreq *q, const char *why)
+{
+	static const char *const cmds[] = { "load", "store", "atomic", "?" };
+	size_t n = where(R, R->err->msg, sizeof(R->err->msg), q->warp, -1, q->pc, q->lane);
+
+	if (n < sizeof(R->err->msg))
+		snprintf(R->err->msg + n, sizeof(R->err->msg) - n, ": %s %s of %u bytes at 0x%08x %s (cycle %llu)",
+		         q->local ? "local" : "global", cmds[q->cmd & 3], 1u << q->size, q->addr, why,
+		         (unsigned long long)q->cycle);
+	return WG_EFAULT;
+}
+
+static int queue_resp(struct run *R, uint32_t tag, const uint8_t *rdata)
+{
+	struct resp *r;
+
+	if (R->qlen == R->qcap) {
+		size_t cap = R->qcap ? 2 * R->qcap : 256;
+		struct resp *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return WG_ENOMEM;
+		for (size_t i = 0; i < R->qlen; i++)
+			n[i] = R->q[(R->qhead + i) % R->qcap];
+		free(R->q);
+		R->q = n;
+		R->qhead = 0;
+		R->qcap = cap;
+	}
+	r = &R->q[(R->qhead + R->qlen++) % R->qcap];
+	r->due = R->cycle + R->S->mem_latency;
+	r->tag = tag;
+	memcpy(r->rdata, rdata, WGSIM_MEM_BYTES);
+	return 0;
+}
+
+/* Serve one request against the device's gmem (the effect is applied now, the response later). */
+static int serve(struct run *R, const struct wgsim_mreq *q)
+{
+	uint8_t rdata[WGSIM_MEM_BYTES] = { 0 };
+	uint32_t bytes = 1u << q->size, block = q->addr & ~(uint32_t)(WGSIM_MEM_BYTES - 1);
+	uint32_t off = q->addr - block;
+	struct wg_gmem *g = R->S->gmem;
+	uint8_t *p;
+
+	if (q->size > 7 || q->cmd > 2 || (q->addr & (bytes - 1)))
+		return mem_error(R, q, "is malformed or misaligned");
+	R->S->mem_reqs++;
+	if (q->cmd == 2) {
+		uint32_t old, nv;
+
+		if (bytes != 4 || q->atom_op > 12)
+			return mem_error(R, q, "is not a 4-byte atomic of a known operation");
+		p = wg_gmem_ptr(g, q->addr, 4);
+		if (!p)
+			return mem_error(R, q, "is outside every allocation");
+		memcpy(&old, p, 4);
+		nv = wg_func_atom_apply(q->atom_op, old, q->atom_b, q->atom_c);
+		memcpy(p, &nv, 4);
+		memcpy(rdata + off, &old, 4);
+	} else if (bytes <= 16) {
+		p = wg_gmem_ptr(g, q->addr, bytes);
+		if (!p)
+			return mem_error(R, q, "is outside every allocation");
+		if (q->cmd == 0) {
+			memcpy(rdata + off, p, bytes);
+		} else {
+			for (uint32_t i = 0; i < WGSIM_MEM_BYTES; i++) {
+				if (!q->wmask[i])
+					continue;
+				if (i < off || i >= off + bytes)
+					return mem_error(R, q, "has byte enables outside its size");
+				p[i - off] = q->wdata[i];
+			}
+		}
+	} else {
+		/* a segment or line: bytes outside allocations read as zero; written bytes must be inside */
+		int any = 0;
+
+		for (uint32_t i = off; i < off + bytes; i++) {
+			uint8_t *b = wg_gmem_ptr(g, block + i, 1);
+
+			if (q->cmd == 1 && q->wmask[i] && !b)
+				return mem_error(R, q, "writes bytes outside every allocation");
+			if (!b)
+				continue;
+			any = 1;
+			if (q->cmd == 0)
+				rdata[i] = *b;
+			else if (q->wmask[i])
+				*b = q->wdata[i];
+		}
+		if (!any)
+			return mem_error(R, q, "is outside every allocation");
+	}
+	if (R->ls && q->cmd) {
+		struct wg_ls_req r;
+		int rc;
+
+		memset(&r, 0, sizeof(r));
+		r.cycle = q->cycle;
+		r.slot = q->warp;
+		r.pc = q->pc;
+		r.lane = q->lane;
+		r.cmd = q->cmd;
+		r.size = q->size;
+		r.atom_op = q->atom_op;
+		r.local = q->local;
+		r.addr = q->addr;
+		r.atom_b = q->atom_b;
+		r.atom_c = q->atom_c;
+		memcpy(r.wmask, q->wmask, WGSIM_MEM_BYTES);
+		memcpy(r.wdata, q->wdata, WGSIM_MEM_BYTES);
+		rc = wg_lockstep_mreq(R->ls, &r, R->err);
+		if (rc)
+			return rc;
+	}
+	return queue_resp(R, q->tag, rdata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Retire stream                                                             */
+
+static struct rcta *find_cta(struct run *R, uint32_t linear, int create)
+{
+	struct rcta *free_slot = NULL;
+
+	for (uint32_t i = 0; i < R->nctas; i++) {
+		if (R->ctas[i].used && R->ctas[i].linear == linear)
+			return &R->ctas[i];
+		if (!R->ctas[i].used && !free_slot)
+			free_slot = &R->ctas[i];
+	}
+	if (!create)
+		return NULL;
+	if (!free_slot) {
+		struct rcta *n = realloc(R->ctas, (R->nctas + 1) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		R->ctas = n;
+		free_slot = &R->ctas[R->nctas++];
+		memset(free_slot, 0, sizeof(*free_slot));
+		free_slot->w = calloc(R->nwarps, sizeof(*free_slot->w));
+		if (!free_slot->w) {
+			R->nctas--;
+			return NULL;
+		}
+	}
+	memset(free_slot->w, 0, R->nwarps * sizeof(*free_slot->w));
+	free_slot->used = 1;
+	free_slot->linear = linear;
+	return free_slot;
+}
+
+static void count(struct run *R, const struct rinsn *e)
+{
+	struct wg_stats *st = R->st;
+	const struct pinfo *p = e->pc < R->k->ninsns ? &R->pi[e->pc] : NULL;
+	uint32_t n = (uint32_t)__builtin_popcount(e->exec);
+
+	if (!p || !p->valid)
+		return;
+	st->warp_insts++;
+	st->thread_insts += n;
+	st->class_warp[p->cls]++;
+	st->class_thread[p->cls] += n;
+	switch (p->op) {
+	case WG_OP_BRA:
+		st->branches++;
+		if (e->exec && e->exec != e->active)
+			st->divergent_branches++;
+		break;
+	case WG_OP_BAR:
+		st->barriers += e->exec != 0;
+		break;
+	case WG_OP_LDG: case WG_OP_LDGCG: st->gld_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_STG: st->gst_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_LDS: st->shld_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_STS: st->shst_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_LDL: st->local_ld_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_STL: st->local_st_bytes += (uint64_t)n * p->bytes; break;
+	case WG_OP_ATOMG: case WG_OP_ATOMGX: case WG_OP_ATOMS: case WG_OP_ATOMSX: st->atom_count += n; break;
+	default: break;
+	}
+}
+
+/* An instruction of (cta, wic) in program order: log line, statistics, lockstep. */
+static int release(struct run *R, uint32_t cta, uint32_t wic, uint32_t slot, const struct rinsn *e)
+{
+	struct wg_func_ls_rec *r = R->rec;
+	const struct pinfo *p = e->pc < R->k->ninsns ? &R->pi[e->pc] : NULL;
+
+	r->cta = cta;
+	r->warp = wic;
+	r->pc = e->pc;
+	r->active = e->active;
+	r->exec = e->exec;
+	r->dst = e->dst == 1 ? WG_RD_REG : e->dst == 2 ? WG_RD_PRED : WG_RD_NONE;
+	r->reg = e->reg[0];
+	r->nregs = e->dst == 1 ? e->nbeats : 1;
+	r->skip = p ? p->skip : 0;
+	r->pred = e->dst == 2 ? e->data[0][0] : 0;
+	r->nmem = 0;
+	if (e->dst == 1)
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned k = 0; k < e->nbeats && k < 4; k++)
+				r->vals[l][k] = e->data[k][l];
+	count(R, e);
+	if (R->log)
+		wg_func_ls_log(R->log, r);
+	if (R->ls)
+		return wg_lockstep_retire(R->ls, slot, R->cycle, r, R->err);
+	return 0;
+}
+
+static int retire_beat(struct run *R, const struct wgsim_retire *b)
+{
+	struct rcta *c;
+	struct wtrack *t;
+	struct rinsn *e;
+	int rc;
+
+	if (b->wic >= R->nwarps || b->warp >= R->S->info.num_warps || b->beat > 3) {
+		size_t n = where(R, R->err->msg, sizeof(R->err->msg), b->warp, b->cta_linear, b->pc, -1);
+
+		snprintf(R->err->msg + n, sizeof(R->err->msg) - n, ": malformed retire beat (warp index %u, beat %u)",
+		         b->wic, b->beat);
+		return WG_EIO;
+	}
+	R->slot_cta[b->warp] = b->cta_linear;
+	R->slot_wic[b->warp] = b->wic;
+	R->slot_known[b->warp] = 1;
+	c = find_cta(R, b->cta_linear, 1);
+	if (!c)
+		return WG_ENOMEM;
+	t = &c->w[b->wic];
+	t->slot = b->warp;
+	e = &t->rob[b->seq % ROB];
+	if (!e->valid) {
+		if ((uint16_t)(b->seq - t->next) >= ROB) {
+			size_t n = where(R, R->err->msg, sizeof(R->err->msg), b->warp, b->cta_linear, b->pc, -1);
+
+			snprintf(R->err->msg + n, sizeof(R->err->msg) - n,
+			         ": retire beat with sequence number %u, expected %u..%u (cycle %llu)", b->seq, t->next,
+			         (uint16_t)(t->next + ROB - 1), (unsigned long long)b->cycle);
+			return WG_EIO;
+		}
+		memset(e, 0, offsetof(struct rinsn, data));
+		e->valid = 1;
+		e->seq = (uint16_t)b->seq;
+		e->pc = b->pc;
+		e->active = b->active;
+		e->exec = b->exec;
+		e->dst = b->dst;
+	}
+	e->reg[b->beat] = b->reg;
+	memcpy(e->data[b->beat], b->data, sizeof(e->data[0]));
+	if (b->beat + 1u > e->nbeats)
+		e->nbeats = (uint8_t)(b->beat + 1);
+	if (b->last)
+		e->complete = 1;
+	R->last_retire = R->cycle;
+	/* release everything now in order */
+	for (;;) {
+		e = &t->rob[t->next % ROB];
+		if (!e->valid || !e->complete || e->seq != t->next)
+			break;
+		t->last_pc = e->pc;
+		t->retired++;
+		rc = release(R, b->cta_linear, b->wic, b->warp, e);
+		e->valid = 0;
+		t->next++;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Faults and the watchdog                                                   */
+
+static int sm_fault(struct run *R, const struct wgsim_fault *f)
+{
+	static const char *const what[] = {
+		"fault", "illegal instruction", "misaligned address", "shared access outside the window",
+		"local access outside the window", "param access outside the window", "SIMT reconvergence stack overflow",
+		"pc outside the instruction memory", "barrier deadlock",
+	};
+	const char *w = f->code < sizeof(what) / sizeof(what[0]) ? what[f->code] : "unknown fault";
+	size_t n = where(R, R->err->msg, sizeof(R->err->msg), f->warp, f->cta_linear, f->pc,
+	                 f->code >= 2 && f->code <= 5 ? (long)f->lane : -1);
+	char extra[64] = "";
+
+	if (f->code == 1 && f->pc < R->k->ninsns)
+		snprintf(extra, sizeof(extra), " 0x%016llx", (unsigned long long)R->k->code[f->pc]);
+	else if (f->code >= 2 && f->code <= 5)
+		snprintf(extra, sizeof(extra), " at 0x%08x", f->addr);
+	snprintf(R->err->msg + n, sizeof(R->err->msg) - n, ": %s%s (SM fault code %u, cycle %llu)", w, extra, f->code,
+	         (unsigned long long)R->cycle);
+	switch (f->code) {
+	case 2: case 3: case 4: case 5: return WG_EFAULT;
+	case 8: return WG_EDEADLOCK;
+	default: return WG_EILLEGAL;
+	}
+}
+
+static int watchdog(struct run *R)
+{
+	char *p = R->err->msg;
+	size_t len = sizeof(R->err->msg);
+	size_t n = (size_t)snprintf(p, len, "kernel '%s': no instruction retired for %llu cycles (cycle %llu); stuck:",
+	                            R->k->name, (unsigned long long)(R->cycle - R->last_retire),
+	                            (unsigned long long)R->cycle);
+
+	for (uint32_t i = 0; i < R->nctas && n + 48 < len; i++) {
+		const struct rcta *c = &R->ctas[i];
+		uint32_t x, y, z;
+
+		if (!c->used)
+			continue;
+		cta_xyz(R, c->linear, &x, &y, &z);
+		for (uint32_t w = 0; w < R->nwarps && n + 48 < len; w++)
+			n += (size_t)snprintf(p + n, len - n, " CTA (%u,%u,%u) warp %u after pc %u;", x, y, z, w,
+			                      c->w[w].last_pc);
+	}
+	if (n + 40 < len)
+		snprintf(p + n, len - n, " %zu memory responses pending", R->qlen);
+	return WG_ETIMEOUT;
+}
+
+/* ------------------------------------------------------------------------ */
+/* End-of-run comparison                                                     */
+
+/* Run the golden model on ref (a copy of the initial memory) and compare every allocation. */
+static int end_compare(struct run *R, struct wg_gmem *ref)
+{
+	struct wg_func *f;
+	struct wg_stats st = { 0 };
+	struct wg_err e = { { 0 } };
+	int rc = wg_func_create(&f, ref, &R->S->cfg);
+
+	if (rc)
+		return rc;
+	rc = wg_func_run(f, R->l, &st, NULL, &e);
+	wg_func_destroy(f);
+	if (rc) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "end-of-run check: the golden model stops: %.440s", e.msg);
+		return WG_ELOCKSTEP;
+	}
+	for (uint32_t addr = 0, size; wg_gmem_next(ref, &addr, &size);) {
+		const uint8_t *a = wg_gmem_ptr(R->S->gmem, addr, size);
+		const uint8_t *b = wg_gmem_ptr(ref, addr, size);
+
+		for (uint32_t o = 0; a && b && o < size; o++) {
+			if (a[o] != b[o]) {
+				snprintf(R->err->msg, sizeof(R->err->msg),
+				         "lockstep: end of run: kernel '%s': byte at 0x%08x is %02x on the RTL, %02x on the "
+				         "golden model", R->k->name, addr + o, a[o], b[o]);
+				return WG_ELOCKSTEP;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Launch                                                                    */
+
+static int check_fit(struct run *R)
+{
+	const struct wgsim_info *in = &R->S->info;
+	const struct wg_launch *l = R->l;
+	const struct wg_kernel *k = R->k;
+	uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z, warps = (threads + 31) / 32;
+	const char *why = NULL;
+	char buf[160];
+
+	if (warps > in->num_warps) {
+		snprintf(buf, sizeof(buf), "%llu threads per CTA exceed %u warps of 32", (unsigned long long)threads,
+		         in->num_warps);
+		why = buf;
+	} else if ((uint64_t)k->regs * warps * 32 > in->num_regs) {
+		snprintf(buf, sizeof(buf), "%u registers x %llu threads (whole warps) exceed the SM's %u registers",
+		         k->regs, (unsigned long long)(warps * 32), in->num_regs);
+		why = buf;
+	} else if ((uint64_t)k->shared_bytes + l->dyn_shared > in->smem_bytes) {
+		snprintf(buf, sizeof(buf), "%u static + %u dynamic shared bytes exceed the SM's %u", k->shared_bytes,
+		         l->dyn_shared, in->smem_bytes);
+		why = buf;
+	} else if (k->ninsns > in->imem_depth) {
+		snprintf(buf, sizeof(buf), "%u instructions exceed the instruction memory of %u", k->ninsns,
+		         in->imem_depth);
+		why = buf;
+	} else if (k->param_bytes > in->cmem_bytes) {
+		snprintf(buf, sizeof(buf), "%u parameter bytes exceed the parameter store of %u", k->param_bytes,
+		         in->cmem_bytes);
+		why = buf;
+	} else if ((uint64_t)k->local_bytes * threads * l->grid.x * l->grid.y * l->grid.z > 0xFFFFFFFFull) {
+		why = "the local-memory region exceeds 4 GiB";
+	}
+	if (why) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': launch does not fit the SM: %s", k->name, why);
+		return WG_ELAUNCH;
+	}
+	R->nwarps = (uint32_t)warps;
+	return 0;
+}
+
+static int decode_info(struct run *R)
+{
+	R->pi = calloc(R->k->ninsns ? R->k->ninsns : 1, sizeof(*R->pi));
+	if (!R->pi)
+		return WG_ENOMEM;
+	for (uint32_t pc = 0; pc < R->k->ninsns; pc++) {
+		struct wg_insn in;
+		struct pinfo *p = &R->pi[pc];
+
+		if (wg_isa_decode(R->k->code[pc], &in, NULL, 0))
+			continue;
+		p->valid = 1;
+		p->cls = in.e->cls;
+		p->op = in.op;
+		p->bytes = (uint8_t)((in.e->fmt == WG_FMT_LD || in.e->fmt == WG_FMT_ST) ? wg_width_bytes(in.mod) : 4);
+		p->skip = in.op == WG_OP_S2R && (in.b == WG_SR_CLOCK || in.b == WG_SR_CLOCKHI);
+	}
+	return 0;
+}
+
+static void add_counters(struct sim *S, const struct wgsim_counter *before, int nb, const struct wgsim_counter *after,
+                         int na)
+{
+	for (int i = 0; i < na && i < MAX_COUNTERS; i++) {
+		uint64_t v = after[i].value, b = 0;
+		int j;
+
+		for (j = 0; j < nb; j++)
+			if (before[j].name && after[i].name && !strcmp(before[j].name, after[i].name))
+				b = before[j].value;
+		v = v >= b ? v - b : v;
+		for (j = 0; j < S->ncounters; j++)
+			if (!strcmp(S->cname[j], after[i].name))
+				break;
+		if (j == S->ncounters) {
+			if (S->ncounters == MAX_COUNTERS || !after[i].name || !(S->cname[j] = strdup(after[i].name)))
+				continue;
+			S->cval[j] = 0;
+			S->ncounters++;
+		}
+		S->cval[j] += v;
+	}
+}
+
+static int run_loop(struct run *R)
+{
+	struct sim *S = R->S;
+	const struct wg_launch *l = R->l;
+	uint64_t total = (uint64_t)l->grid.x * l->grid.y * l->grid.z, next = 0, done = 0;
+	struct wgsim_mreq *q = malloc(sizeof(*q));
+	struct wgsim_retire *b = malloc(sizeof(*b));
+	int rc = 0;
+
+	if (!q || !b) {
+		rc = WG_ENOMEM;
+		goto out;
+	}
+	R->last_retire = R->cycle = wgsim_cycle(S->s);
+	for (;;) {
+		struct wgsim_fault f;
+		uint32_t lin;
+		int stepped;
+
+		while (next < total && wgsim_cta_pending(S->s) < 2) {
+			uint32_t x, y, z;
+
+			cta_xyz(R, (uint32_t)next, &x, &y, &z);
+			rc = wgsim_cta_launch(S->s, x, y, z, (uint32_t)next);
+			if (rc)
+				goto out;
+			next++;
+		}
+		stepped = wgsim_step(S->s, 1);
+		R->cycle = wgsim_cycle(S->s);
+		/* beats first: they tell which warp a slot holds */
+		while (!rc && wgsim_retire_pop(S->s, b) == 1)
+			rc = retire_beat(R, b);
+		while (!rc && wgsim_mreq_pop(S->s, q) == 1)
+			rc = serve(R, q);
+		while (!rc && R->qlen && R->q[R->qhead].due <= R->cycle) {
+			rc = wgsim_mrsp_push(S->s, R->q[R->qhead].tag, R->q[R->qhead].rdata);
+			R->qhead = (R->qhead + 1) % R->qcap;
+			R->qlen--;
+		}
+		while (!rc && wgsim_cta_done(S->s, &lin) == 1) {
+			struct rcta *c = find_cta(R, lin, 0);
+
+			done++;
+			R->last_retire = R->cycle;
+			if (R->ls)
+				rc = wg_lockstep_cta_done(R->ls, lin, R->cycle, R->err);
+			if (c)
+				c->used = 0;
+		}
+		if (rc)
+			goto out;
+		if (stepped == 1 || wgsim_fault(S->s, &f) == 1) {
+			if (wgsim_fault(S->s, &f) == 1) {
+				rc = sm_fault(R, &f);
+				goto out;
+			}
+		}
+		if (stepped < 0) {
+			rc = stepped;
+			snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': wgsim_step failed: %s", R->k->name,
+			         wg_strerror(rc));
+			goto out;
+		}
+		if (done == total && !R->qlen && !wgsim_busy(S->s))
+			break;
+		if (R->cycle - R->last_retire > S->watchdog) {
+			rc = watchdog(R);
+			goto out;
+		}
+	}
+	if (R->ls)
+		rc = wg_lockstep_end(R->ls, R->cycle, R->err);
+out:
+	R->st->ctas += done;
+	free(q);
+	free(b);
+	return rc;
+}
+
+static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st, struct wg_retire_log *log,
+                      struct wg_err *err)
+{
+	struct sim *S = priv;
+	struct run R = { 0 };
+	struct wgsim_counter *c0 = NULL, *c1 = NULL;
+	struct wg_gmem *ref = NULL;
+	uint32_t local_base = 0, threads, n0 = 0, n1 = 0;
+	uint64_t total_threads, local_bytes;
+	int rc, old_round = fegetround();
+
+	R.S = S;
+	R.l = l;
+	R.k = l->kernel;
+	R.st = st;
+	R.log = log;
+	R.err = err;
+	err->msg[0] = '\0';
+	rc = check_fit(&R);
+	if (rc)
+		return rc;
+	threads = l->block.x * l->block.y * l->block.z;
+	total_threads = (uint64_t)threads * l->grid.x * l->grid.y * l->grid.z;
+	R.rec = malloc(sizeof(*R.rec));
+	R.slot_cta = calloc(S->info.num_warps, sizeof(*R.slot_cta));
+	R.slot_wic = calloc(S->info.num_warps, sizeof(*R.slot_wic));
+	R.slot_known = calloc(S->info.num_warps, 1);
+	c0 = calloc(MAX_COUNTERS, sizeof(*c0));
+	c1 = calloc(MAX_COUNTERS, sizeof(*c1));
+	if (!R.rec || !R.slot_cta || !R.slot_wic || !R.slot_known || !c0 || !c1 || decode_info(&R)) {
+		rc = WG_ENOMEM;
+		goto out;
+	}
+	if (S->lockstep == LOCKSTEP_END) {
+		rc = wg_gmem_clone(S->gmem, &ref);
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "kernel '%s': cannot copy device memory for the end-of-run "
+			         "check: %s", R.k->name, wg_strerror(rc));
+			goto out;
+		}
+	}
+	/* local memory: LOCAL_BYTES x TOTAL_THREADS, zeroed (docs/sm.md section 4) */
+	local_bytes = (uint64_t)R.k->local_bytes * total_threads;
+	if (local_bytes) {
+		rc = wg_gmem_alloc(S->gmem, local_bytes, &local_base);
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "kernel '%s': no device memory for %llu bytes of local memory",
+			         R.k->name, (unsigned long long)local_bytes);
+			goto out;
+		}
+	}
+	wgsim_reset(S->s);
+	rc = wgsim_cfg_write(S->s, 0, 0);                       /* START_PC */
+	rc = rc ? rc : wgsim_cfg_write(S->s, 1, R.k->regs);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 2, R.k->shared_bytes + l->dyn_shared);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 3, R.k->local_bytes);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 4, local_base);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 5, l->block.x);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 6, l->block.y);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 7, l->block.z);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 8, l->grid.x);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 9, l->grid.y);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 10, l->grid.z);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 11, threads);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 12, R.k->param_bytes);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 13, S->sched);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 14, (uint32_t)total_threads);
+	rc = rc ? rc : wgsim_cfg_write(S->s, 15, 0);
+	rc = rc ? rc : wgsim_imem_write(S->s, 0, R.k->code, R.k->ninsns);
+	if (!rc && R.k->param_bytes)
+		rc = wgsim_cmem_write(S->s, l->params, R.k->param_bytes);
+	if (rc) {
+		snprintf(err->msg, sizeof(err->msg), "kernel '%s': kernel set-up on the SM failed: %s", R.k->name,
+		         wg_strerror(rc));
+		goto out;
+	}
+	if (S->lockstep == LOCKSTEP_ON) {
+		rc = wg_lockstep_begin(&R.ls, S->gold, l, local_base, err);
+		if (rc)
+			goto out;
+	}
+	if (log)
+		fprintf(wg_retire_file(log), "# kernel %s grid %u %u %u block %u %u %u\n", R.k->name, l->grid.x,
+		        l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
+	n0 = (uint32_t)wgsim_counters(S->s, c0, MAX_COUNTERS);
+	fesetround(FE_TONEAREST); /* ATOMG.ADD.F32 on the host */
+	R.cycle0 = wgsim_cycle(S->s);
+	rc = run_loop(&R);
+	fesetround(old_round);
+	st->cycles += R.cycle - R.cycle0;
+	n1 = (uint32_t)wgsim_counters(S->s, c1, MAX_COUNTERS);
+	add_counters(S, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1, (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS));
+	S->cycles += R.cycle - R.cycle0;
+	S->warp_insts += st->warp_insts;
+	S->launches++;
+	S->lockstep_checked += wg_lockstep_checked(R.ls);
+	if (!rc) {
+		st->warps += st->ctas * R.nwarps;
+		st->threads += st->ctas * threads;
+	}
+	if (!rc && ref)
+		rc = end_compare(&R, ref);
+out:
+	if (rc && R.ls)
+		wg_dbg("sim: lockstep stopped after %llu instructions", (unsigned long long)wg_lockstep_checked(R.ls));
+	wg_lockstep_destroy(R.ls, NULL);
+	if (local_base)
+		wg_gmem_free(S->gmem, local_base);
+	if (ref)
+		wg_gmem_destroy(ref);
+	for (uint32_t i = 0; i < R.nctas; i++)
+		free(R.ctas[i].w);
+	free(R.ctas);
+	free(R.q);
+	free(R.pi);
+	free(R.rec);
+	free(R.slot_cta);
+	free(R.slot_wic);
+	free(R.slot_known);
+	free(c0);
+	free(c1);
+	return rc;
+}
+
+static void sim_stats_json(void *priv, struct wg_json *j)
+{
+	struct sim *S = priv;
+
+	wg_json_u64(j, "cycles", S->cycles);
+	wg_json_double(j, "ipc", S->cycles ? (double)S->warp_insts / (double)S->cycles : 0.0);
+	wg_json_u64(j, "mem_requests", S->mem_reqs);
+	wg_json_u64(j, "mem_latency", S->mem_latency);
+	wg_json_str(j, "lockstep", S->lockstep == LOCKSTEP_ON ? "on" : S->lockstep == LOCKSTEP_END ? "end" : "off");
+	wg_json_u64(j, "lockstep_checked_insts", S->lockstep_checked);
+	wg_json_begin_object(j, "sm");
+	for (int i = 0; i < S->ncounters; i++)
+		wg_json_u64(j, S->cname[i], S->cval[i]);
+	wg_json_end_object(j);
+}
+
+const struct wg_target_ops wg_target_sim = {
+	.name = "sim",
+	.description = "the Verilated SM RTL (cycle-level), optionally in lockstep with the golden model",
+	.create = sim_create,
+	.destroy = sim_destroy,
+	.launch = sim_launch,
+	.set_option = sim_set_option,
+	.stats_json = sim_stats_json,
+};

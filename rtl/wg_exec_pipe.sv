@@ -1,0 +1,397 @@
+// wg_exec_pipe: the execution pipeline behind one warp scheduler
+// (docs/sm-pipeline.md): register file, operand queue, SIMD unit, write-back
+// and the scheduler's retire queue.
+//
+//   RF   wg_regfile read (RF_BASE, RF_DEC, RF_READ, RF_OUT; bank conflicts add
+//        passes); every issued instruction passes here, in order, so the
+//        operand queue (OPQ) pairs each response with its instruction
+//   DISP SIMD instructions and S2R (a MOV whose B row holds the special
+//        registers) enter wg_simd_unit; memory instructions go to the LSU with
+//        their operand rows; control instructions (NOP, BRA, EXIT, BAR,
+//        MEMBAR, PLOP) take no datapath
+//   EX   wg_simd_unit, fixed LATENCY: the write-back slot of a SIMD or control
+//        instruction is reserved at dispatch, in a ring of LATENCY slots
+//   WB   register write (the ring's instruction has priority; load beats of
+//        the LSU take free cycles), predicate write, scoreboard release,
+//        retire queue
+// Dispatch holds while the retire queue might overflow (a credit per ring or
+// queue entry) and while hold_i is set (launch-time register clear).
+`default_nettype none
+
+module wg_exec_pipe #(
+  parameter int unsigned NUM_WARPS  = 48,
+  parameter int unsigned NUM_SIMD   = 2,
+  parameter int unsigned SIMD_WIDTH = 16,
+  parameter bit          HAS_FP     = 1'b1,
+  parameter int unsigned RF_REGS    = 16384,   // registers of this scheduler's register file
+  parameter int unsigned RF_BANKS   = 16,
+  parameter bit          RETIRE_EN  = 1'b1,
+  parameter int unsigned RQ_DEPTH   = 16,
+  // Derived: do not override.
+  parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
+  parameter int unsigned NW     = NUM_WARPS / NUM_SIMD,
+  parameter int unsigned LW_W   = (NW > 1) ? $clog2(NW) : 1,
+  parameter int unsigned UOP_W  = wg_sm_pkg::UOP_W,
+  parameter int unsigned WROWS  = RF_REGS / 32,
+  parameter int unsigned WROW_W = (WROWS > 1) ? $clog2(WROWS) : 1,
+  parameter int unsigned RM_W   = wg_sm_pkg::RMETA_W
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_ni,
+  input  wire logic [SIMD_WIDTH-1:0] lane_en_i,
+  input  wire logic                  hold_i,
+
+  // Register-file table (CTA launch).
+  input  wire logic                  tbl_valid_i,
+  output logic                       tbl_ready_o,
+  input  wire logic [WARP_W-1:0]     tbl_warp_i,
+  input  wire logic [WROW_W-1:0]     tbl_base_i,
+  input  wire logic [5:0]            tbl_nregs_i,
+  output logic                       clr_busy_o,
+  output logic                       pipe_empty_o,    // nothing in the ring
+
+  // Issue.
+  input  wire logic                  is_valid_i,
+  output logic                       is_ready_o,
+  input  wire logic [WARP_W-1:0]     is_warp_i,
+  input  wire logic [UOP_W-1:0]      is_uop_i,
+  input  wire logic [31:0]           is_active_i,
+  input  wire logic [31:0]           is_exec_i,
+  input  wire logic [15:0]           is_seq_i,
+  input  wire logic [31:0]           is_psel_i,
+  input  wire logic [31:0]           is_pval_i,
+
+  // Special registers of the instruction at dispatch.
+  output logic [WARP_W-1:0]          sr_warp_o,
+  output logic [4:0]                 sr_num_o,
+  input  wire logic [1023:0]         sr_row_i,
+
+  // To the LSU.
+  output logic                       lsu_valid_o,
+  input  wire logic                  lsu_ready_i,
+  output logic [WARP_W-1:0]          lsu_warp_o,
+  output logic [UOP_W-1:0]           lsu_uop_o,
+  output logic [31:0]                lsu_active_o,
+  output logic [31:0]                lsu_exec_o,
+  output logic [15:0]                lsu_seq_o,
+  output logic [3*1024-1:0]          lsu_rows_o,      // A, B (or imm), C
+
+  // Load write-back from the LSU (one register row per beat).
+  input  wire logic                  lwb_valid_i,
+  output logic                       lwb_ready_o,
+  input  wire logic [WARP_W-1:0]     lwb_warp_i,
+  input  wire logic [5:0]            lwb_reg_i,
+  input  wire logic [31:0]           lwb_mask_i,
+  input  wire logic [1023:0]         lwb_data_i,
+
+  // Write-back to the scheduler.
+  output logic                       wb_valid_o,
+  output logic [WARP_W-1:0]          wb_warp_o,
+  output logic [63:0]                wb_rmask_o,
+  output logic [7:0]                 wb_pmask_o,
+  output logic                       wb_pwr_o,
+  output logic [2:0]                 wb_preg_o,
+  output logic [31:0]                wb_pval_o,
+  output logic [31:0]                wb_pexec_o,
+
+  // Retire stream (SIMD and control instructions of this scheduler).
+  output logic                       ret_valid_o,
+  input  wire logic                  ret_ready_i,
+  output logic [RM_W-1:0]            ret_meta_o,
+  output logic [1023:0]              ret_data_o,
+
+  output logic [31:0]                cnt_bank_conf_o,
+  output logic [31:0]                cnt_wr_conf_o
+);
+
+  localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
+  localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1;
+  localparam int unsigned RING    = 1 << $clog2(LATENCY + 1);
+  localparam int unsigned RING_W  = $clog2(RING);
+  localparam int unsigned OPQ_W   = WARP_W + UOP_W + 32 * 4 + 16;
+  localparam int unsigned CR_W    = $clog2(RQ_DEPTH + 1);
+  localparam logic [5:0]  RZ      = wg_isa_pkg::REG_RZ;
+
+  function automatic logic [LW_W-1:0] loc(input logic [WARP_W-1:0] w);
+    loc = LW_W'(32'(w) / NUM_SIMD);
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // RF: register file and operand queue.
+  // ---------------------------------------------------------------------------
+  wg_sm_pkg::uop_t iu;
+  assign iu = is_uop_i;
+
+  logic              opq_in_ready, opq_out_valid, opq_pop;
+  logic [3:0]        opq_cnt_unused;
+  logic              opq_full_unused, opq_empty_unused;
+  logic [OPQ_W-1:0]  opq_out;
+  logic              rf_req_ready, rf_rsp_valid, rf_rsp_ready;
+  logic [3*1024-1:0] rf_rsp_data;
+  logic              rf_wr_valid, rf_wr_ready;
+  logic [WARP_W-1:0] rf_wr_warp;
+  logic [5:0]        rf_wr_reg;
+  logic [31:0]       rf_wr_mask;
+  logic [1023:0]     rf_wr_data;
+
+  assign is_ready_o = rf_req_ready && opq_in_ready;
+
+  wg_fifo #(.DEPTH(8), .WIDTH(OPQ_W)) u_opq (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .flush_i     (1'b0),
+    .in_valid_i  (is_valid_i && rf_req_ready),
+    .in_ready_o  (opq_in_ready),
+    .in_data_i   ({is_warp_i, is_uop_i, is_active_i, is_exec_i, is_psel_i, is_pval_i, is_seq_i}),
+    .out_valid_o (opq_out_valid),
+    .out_ready_i (opq_pop),
+    .out_data_o  (opq_out),
+    .count_o     (opq_cnt_unused),
+    .full_o      (opq_full_unused),
+    .empty_o     (opq_empty_unused)
+  );
+
+  logic rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused;
+  logic [31:0] rf_cnt_rd_unused, rf_cnt_wr_unused;
+
+  wg_regfile #(
+    .NUM_WARPS     (NW),
+    .NUM_REGS      (RF_REGS),
+    .NUM_BANKS     (RF_BANKS),
+    .LANES_PER_ROW (32),
+    .TAG_W         (1)
+  ) u_rf (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .tbl_valid_i     (tbl_valid_i),
+    .tbl_ready_o     (tbl_ready_o),
+    .tbl_warp_i      (loc(tbl_warp_i)),
+    .tbl_base_i      (tbl_base_i),
+    .tbl_nregs_i     (tbl_nregs_i),
+    .tbl_clear_i     (1'b1),
+    .clr_busy_o      (clr_busy_o),
+    .req_valid_i     (is_valid_i && opq_in_ready),
+    .req_ready_o     (rf_req_ready),
+    .req_warp_i      (loc(is_warp_i)),
+    .req_src_i       ({iu.rf_c, iu.rf_b, iu.rf_a}),
+    .req_tag_i       (1'b0),
+    .rsp_valid_o     (rf_rsp_valid),
+    .rsp_ready_i     (rf_rsp_ready),
+    .rsp_tag_o       (rf_tag_unused),
+    .rsp_part_o      (rf_part_unused),
+    .rsp_last_o      (rf_last_unused),
+    .rsp_data_o      (rf_rsp_data),
+    .wr_valid_i      (rf_wr_valid),
+    .wr_ready_o      (rf_wr_ready),
+    .wr_warp_i       (loc(rf_wr_warp)),
+    .wr_reg_i        (rf_wr_reg),
+    .wr_part_i       (1'b0),
+    .wr_mask_i       (rf_wr_mask),
+    .wr_data_i       (rf_wr_data),
+    .cnt_rd_req_o    (rf_cnt_rd_unused),
+    .cnt_wr_o        (rf_cnt_wr_unused),
+    .cnt_bank_conf_o (cnt_bank_conf_o),
+    .cnt_wr_conf_o   (cnt_wr_conf_o),
+    .idle_o          (rf_idle_unused)
+  );
+
+  // ---------------------------------------------------------------------------
+  // DISP.
+  // ---------------------------------------------------------------------------
+  logic [WARP_W-1:0] d_warp;
+  wg_sm_pkg::uop_t   du;
+  logic [31:0]       d_active, d_exec, d_psel, d_pval;
+  logic [15:0]       d_seq;
+  assign {d_warp, du, d_active, d_exec, d_psel, d_pval, d_seq} = opq_out;
+
+  logic d_valid, d_simd, d_lsu, d_ctrl, d_s2r, d_fire, ring_ok;
+  logic simd_ready, simd_fire;
+  logic [CR_W-1:0] credits_q;   // ring + retire-queue entries in use
+
+  assign d_valid = opq_out_valid && rf_rsp_valid;
+  assign d_s2r   = (du.op == wg_isa_pkg::OP_S2R);
+  assign d_simd  = (du.unit == wg_sm_pkg::UNIT_SIMD);
+  assign d_lsu   = (du.unit == wg_sm_pkg::UNIT_LSU);
+  assign d_ctrl  = (du.unit == wg_sm_pkg::UNIT_CTRL);
+  assign ring_ok = !hold_i && (32'(credits_q) < RQ_DEPTH);
+
+  assign simd_fire = d_valid && d_simd && simd_ready && ring_ok;
+  assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i);
+  assign opq_pop      = d_fire;
+  assign rf_rsp_ready = d_fire;
+
+  assign sr_warp_o = d_warp;
+  assign sr_num_o  = du.imm[4:0];
+
+  logic [1023:0] row_a, row_b, row_c, row_bi;
+  assign row_a  = rf_rsp_data[0 +: 1024];
+  assign row_b  = rf_rsp_data[1024 +: 1024];
+  assign row_c  = rf_rsp_data[2048 +: 1024];
+  assign row_bi = du.bimm ? {32{du.imm}} : d_s2r ? sr_row_i : row_b;
+
+  logic              s_out_valid;
+  logic [1023:0]     s_out_data;
+  logic [31:0]       s_out_pred, s_out_mask;
+  logic              s_out_tag;
+  logic [SIMD_WIDTH-1:0] s_lane_busy;
+
+  wg_simd_unit #(
+    .SIMD_WIDTH (SIMD_WIDTH),
+    .HAS_FP     (HAS_FP),
+    .TAG_W      (1)
+  ) u_simd (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (d_valid && d_simd && ring_ok),
+    .in_ready_o  (simd_ready),
+    .in_op_i     (d_s2r ? wg_isa_pkg::OP_MOV : du.op),
+    .in_mod_i    (d_s2r ? 3'd0 : du.mod),
+    .in_tag_i    (1'b0),
+    .in_exec_i   (d_exec),
+    .in_a_i      (row_a),
+    .in_b_i      (row_bi),
+    .in_c_i      (row_c),
+    .in_psel_i   (d_psel),
+    .lane_en_i   (lane_en_i),
+    .out_valid_o (s_out_valid),
+    .out_tag_o   (s_out_tag),
+    .out_data_o  (s_out_data),
+    .out_pred_o  (s_out_pred),
+    .out_mask_o  (s_out_mask),
+    .lane_busy_o (s_lane_busy)
+  );
+
+  assign lsu_valid_o  = d_valid && d_lsu;
+  assign lsu_warp_o   = d_warp;
+  assign lsu_uop_o    = du;
+  assign lsu_active_o = d_active;
+  assign lsu_exec_o   = d_exec;
+  assign lsu_seq_o    = d_seq;
+  assign lsu_rows_o   = {row_c, row_bi, row_a};
+
+  // ---------------------------------------------------------------------------
+  // EX: write-back ring.
+  // ---------------------------------------------------------------------------
+  // Ring entry: {simd, wr_reg, setp, pval, retire meta}.
+  localparam int unsigned RE_W = 3 + 32 + RM_W;
+  logic [RE_W-1:0]   ring_q [RING];
+  logic [RING-1:0]   ring_v_q;
+  logic [RING_W-1:0] rptr_q, wptr;
+  logic [RM_W-1:0]   d_meta;
+  logic              d_wr, d_setp, d_plop;
+
+  assign wptr   = rptr_q + RING_W'(LATENCY);
+  assign d_wr   = (du.nwr != 3'd0);
+  assign d_setp = du.wr_pd && (du.op != wg_isa_pkg::OP_PLOP);
+  assign d_plop = (du.op == wg_isa_pkg::OP_PLOP);
+  // Retire meta: warp, seq, pc, active, exec, dst, reg, beat, last.
+  assign d_meta = {1'b1, 2'd0, (du.wr_pd ? {3'd0, du.rd[2:0]} : du.rd),
+                   (d_wr ? 2'd1 : du.wr_pd ? 2'd2 : 2'd0),
+                   d_exec, d_active, du.pc, d_seq, 6'(d_warp)};
+
+  logic              wb_v;
+  logic [RE_W-1:0]   wb_e;
+  logic              wb_simd, wb_wr, wb_setp;
+  logic [31:0]       wb_pv;
+  logic [RM_W-1:0]   wb_meta;
+  assign wb_v = ring_v_q[rptr_q];
+  assign wb_e = ring_q[rptr_q];
+  assign {wb_simd, wb_wr, wb_setp, wb_pv, wb_meta} = wb_e;
+
+  logic [WARP_W-1:0] wb_w;
+  logic [5:0]        wb_rd;
+  logic [31:0]       wb_exec;
+  assign wb_w    = WARP_W'(wb_meta[5:0]);
+  assign wb_rd   = wb_meta[111:106];
+  assign wb_exec = wb_meta[103:72];
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ring_v_q <= '0;
+      rptr_q   <= '0;
+    end else begin
+      rptr_q <= rptr_q + 1'b1;
+      ring_v_q[rptr_q] <= 1'b0;
+      if (simd_fire || (d_valid && d_ctrl && ring_ok)) ring_v_q[wptr] <= 1'b1;
+    end
+    if (simd_fire || (d_valid && d_ctrl && ring_ok)) begin
+      ring_q[wptr] <= {d_simd, d_wr && d_simd, d_setp && d_simd, d_plop ? d_pval : 32'd0, d_meta};
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // WB.
+  // ---------------------------------------------------------------------------
+  logic ring_rf;
+  assign ring_rf = wb_v && wb_wr && wb_exec != '0 && wb_rd != RZ;
+
+  assign rf_wr_valid = ring_rf || (lwb_valid_i && !wb_v);
+  assign rf_wr_warp  = ring_rf ? wb_w : lwb_warp_i;
+  assign rf_wr_reg   = ring_rf ? wb_rd : lwb_reg_i;
+  assign rf_wr_mask  = ring_rf ? wb_exec : lwb_mask_i;
+  assign rf_wr_data  = ring_rf ? s_out_data : lwb_data_i;
+  // The ring owns the write port in its cycles (even when it writes nothing).
+  assign lwb_ready_o = !wb_v && rf_wr_ready;
+
+  assign wb_valid_o = wb_v;
+  assign wb_warp_o  = wb_w;
+  assign wb_rmask_o = wb_wr ? (64'd1 << wb_rd) : 64'd0;
+  assign wb_pmask_o = wb_setp ? (8'd1 << wb_rd[2:0]) : 8'd0;
+  assign wb_pwr_o   = wb_setp;
+  assign wb_preg_o  = wb_rd[2:0];
+  assign wb_pval_o  = s_out_pred;
+  assign wb_pexec_o = wb_exec;
+
+  // Retire queue.
+  logic [1023:0] wb_rdata;
+  logic          rq_in_ready, rq_pop;
+  logic [$clog2(RQ_DEPTH+1)-1:0] rq_cnt_unused;
+  logic          rq_full_unused, rq_empty_unused;
+  always_comb begin
+    wb_rdata = '0;
+    if (RETIRE_EN) begin
+      if (wb_setp) wb_rdata[31:0] = s_out_pred & wb_exec;
+      else if (wb_simd) wb_rdata = s_out_data;
+      else wb_rdata[31:0] = wb_pv;
+    end
+  end
+
+  wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RM_W + 1024)) u_rq (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .flush_i     (1'b0),
+    .in_valid_i  (wb_v),
+    .in_ready_o  (rq_in_ready),
+    .in_data_i   ({wb_meta, wb_rdata}),
+    .out_valid_o (ret_valid_o),
+    .out_ready_i (ret_ready_i),
+    .out_data_o  ({ret_meta_o, ret_data_o}),
+    .count_o     (rq_cnt_unused),
+    .full_o      (rq_full_unused),
+    .empty_o     (rq_empty_unused)
+  );
+  assign rq_pop = ret_valid_o && ret_ready_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) credits_q <= '0;
+    else credits_q <= credits_q + CR_W'(simd_fire || (d_valid && d_ctrl && ring_ok)) - CR_W'(rq_pop);
+  end
+
+  assign pipe_empty_o = (ring_v_q == '0);
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (s_out_valid == (wb_v && wb_simd))
+        else $error("wg_exec_pipe: SIMD result out of its reserved slot");
+      assert (!wb_v || rq_in_ready) else $error("wg_exec_pipe: retire queue overflow");
+      assert (!ring_rf || rf_wr_ready) else $error("wg_exec_pipe: write-back during a register clear");
+    end
+  end
+`endif
+
+  logic unused_ok;
+  assign unused_ok = ^{rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused, rf_cnt_rd_unused,
+                       rf_cnt_wr_unused, s_out_mask, s_out_tag, iu, s_lane_busy};
+
+endmodule

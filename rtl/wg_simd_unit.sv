@@ -1,0 +1,431 @@
+// wg_simd_unit: one SIMD unit of the SM: SIMD_WIDTH lanes, each an integer ALU
+// (wg_int_alu) and, with HAS_FP, an FP32 unit (wg_fp32_unit), each behind its power-
+// gating wrapper (wg_pg_cell). docs/simd-unit.md describes it in full.
+//
+// A warp instruction (32 threads) runs in PASSES = 32 / SIMD_WIDTH passes: thread t
+// runs on lane t mod SIMD_WIDTH in pass t / SIMD_WIDTH. The unit takes one instruction
+// every PASSES cycles (in_ready_o is low for the PASSES - 1 cycles after a transfer)
+// and is pipelined: the result row of an instruction accepted in cycle t (in_valid_i
+// && in_ready_o) is on out_data_o / out_pred_o with out_valid_o in cycle t + LATENCY,
+//   LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1,
+// the same for every operation (integer results are delayed to match the FP unit), so
+// the SM can reserve its write-back slot at issue. There is no output backpressure;
+// the out_* outputs are meaningful only while out_valid_o is high, and out_data_o /
+// out_pred_o only for the threads in out_mask_o (the instruction's execution mask).
+//
+// Timing of one instruction accepted in cycle t:
+//   cycle t+p      pass p is loaded into the lanes' operand registers (p = 0: straight
+//                  from the inputs; p > 0: from the pass buffer filled at t)
+//   cycle t+p+1    pass p computes: lane_busy_o shows the lanes that work; integer
+//                  results enter a FP32_LATENCY-stage delay, FP operations the FP unit
+//   cycle t+p+1+FP32_LATENCY   the lanes' results of pass p are written into the
+//                  output row
+//   cycle t+LATENCY            out_valid_o (after the last pass, p = PASSES - 1)
+//
+// Operand isolation: a lane whose thread is not in the execution mask in a pass gets
+// no valid and its operand registers do not load, so its datapath does not toggle.
+// lane_busy_o marks the lanes that compute in the current cycle, for the
+// power-gating measurements. A lane with lane_en_i = 0 is asleep: its wrapper blocks
+// its input and clamps its outputs. The SM must not give work to a sleeping lane nor
+// put a lane to sleep while it has work in flight (assertions in wg_pg_cell).
+//
+// With HAS_FP = 0 there is no FP unit: FP opcodes give result 0 and predicate 0
+// (the SM treats them as illegal). ISETP / FSETP set out_pred_o; for other operations
+// the predicate bits are 0.
+`default_nettype none
+
+module wg_simd_unit #(
+  parameter int unsigned SIMD_WIDTH = 16,
+  parameter bit          HAS_FP     = 1'b1,
+  parameter int unsigned TAG_W      = 8
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_ni,
+
+  input  wire logic                  in_valid_i,
+  output logic                       in_ready_o,
+  input  wire logic [5:0]            in_op_i,
+  input  wire logic [2:0]            in_mod_i,
+  input  wire logic [TAG_W-1:0]      in_tag_i,
+  input  wire logic [31:0]           in_exec_i,
+  input  wire logic [1023:0]         in_a_i,
+  input  wire logic [1023:0]         in_b_i,
+  input  wire logic [1023:0]         in_c_i,
+  input  wire logic [31:0]           in_psel_i,
+
+  input  wire logic [SIMD_WIDTH-1:0] lane_en_i,
+
+  output logic                       out_valid_o,
+  output logic      [TAG_W-1:0]      out_tag_o,
+  output logic      [1023:0]         out_data_o,
+  output logic      [31:0]           out_pred_o,
+  output logic      [31:0]           out_mask_o,
+  output logic      [SIMD_WIDTH-1:0] lane_busy_o
+);
+
+  localparam int unsigned W       = SIMD_WIDTH;
+  localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
+  localparam int unsigned FP_LAT  = wg_fp32_pkg::FP32_LATENCY;
+  localparam int unsigned LATENCY = PASSES + FP_LAT + 1;
+  localparam int unsigned PASS_W  = (PASSES > 1) ? $clog2(PASSES) : 1;
+  localparam int unsigned ROW_W   = W * 32;  // operand bits of one pass
+  localparam int unsigned ISO_W   = 35;      // isolated lane outputs: busy, valid, pred, data
+
+  if (SIMD_WIDTH == 0 || SIMD_WIDTH > 32 || PASSES * SIMD_WIDTH != 32) begin : g_width_check
+    $error("wg_simd_unit: SIMD_WIDTH must divide 32");
+  end
+  if (FP_LAT < 1) begin : g_fp_lat_check
+    $error("wg_simd_unit: the integer delay needs FP32_LATENCY >= 1");
+  end
+
+  // ---- Pass sequencer ----------------------------------------------------------------
+  // ld_*: the pass loaded into the lanes at the end of this cycle, either pass 0 of
+  // an instruction being accepted, or pass 1..PASSES-1 of the instruction accepted
+  // earlier, from the pass buffer.
+  logic              in_fire;
+  logic              ld_valid, ld_last;
+  logic [PASS_W-1:0] ld_pass;
+  logic [5:0]        ld_op;
+  logic [2:0]        ld_mod;
+  logic [W-1:0]      ld_exec, ld_psel;
+  logic [ROW_W-1:0]  ld_a, ld_b, ld_c;
+  logic [TAG_W-1:0]  ld_tag;
+  logic [31:0]       ld_mask;
+
+  assign in_fire = in_valid_i && in_ready_o;
+
+  if (PASSES > 1) begin : g_seq
+    localparam int unsigned BUF_W = (PASSES - 1) * ROW_W;
+
+    logic              seq_q;   // passes 1.. of the buffered instruction are loading
+    logic [PASS_W-1:0] pass_q;  // the pass loaded this cycle while seq_q
+    logic [5:0]        op_q;
+    logic [2:0]        mod_q;
+    logic [TAG_W-1:0]  tag_q;
+    logic [31:0]       exec_q, psel_q;
+    logic [BUF_W-1:0]  buf_a_q, buf_b_q, buf_c_q;  // threads W..31
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        seq_q  <= 1'b0;
+        pass_q <= '0;
+      end else if (in_fire) begin
+        seq_q  <= 1'b1;
+        pass_q <= PASS_W'(1);
+      end else if (seq_q) begin
+        seq_q  <= (pass_q != PASS_W'(PASSES - 1));
+        pass_q <= pass_q + 1'b1;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (in_fire) begin
+        op_q    <= in_op_i;
+        mod_q   <= in_mod_i;
+        tag_q   <= in_tag_i;
+        exec_q  <= in_exec_i;
+        psel_q  <= in_psel_i;
+        buf_a_q <= in_a_i[1023:ROW_W];
+        buf_b_q <= in_b_i[1023:ROW_W];
+        buf_c_q <= in_c_i[1023:ROW_W];
+      end
+    end
+
+    // One pass's slice of the buffer, by constant slices (a mux in hardware).
+    logic [ROW_W-1:0] seq_a, seq_b, seq_c;
+    logic [W-1:0]     seq_exec, seq_psel;
+    always_comb begin
+      seq_a    = buf_a_q[ROW_W-1:0];
+      seq_b    = buf_b_q[ROW_W-1:0];
+      seq_c    = buf_c_q[ROW_W-1:0];
+      seq_exec = exec_q[2*W-1:W];
+      seq_psel = psel_q[2*W-1:W];
+      for (int q = 2; q < PASSES; q++) begin
+        if (pass_q == PASS_W'(q)) begin
+          seq_a    = buf_a_q[(q-1)*ROW_W +: ROW_W];
+          seq_b    = buf_b_q[(q-1)*ROW_W +: ROW_W];
+          seq_c    = buf_c_q[(q-1)*ROW_W +: ROW_W];
+          seq_exec = exec_q[q*W +: W];
+          seq_psel = psel_q[q*W +: W];
+        end
+      end
+    end
+
+    assign in_ready_o = !seq_q;
+    assign ld_valid   = in_fire || seq_q;
+    assign ld_pass    = in_fire ? '0 : pass_q;
+    assign ld_last    = !in_fire && (pass_q == PASS_W'(PASSES - 1));
+    assign ld_op      = in_fire ? in_op_i : op_q;
+    assign ld_mod     = in_fire ? in_mod_i : mod_q;
+    assign ld_exec    = in_fire ? in_exec_i[W-1:0] : seq_exec;
+    assign ld_psel    = in_fire ? in_psel_i[W-1:0] : seq_psel;
+    assign ld_a       = in_fire ? in_a_i[ROW_W-1:0] : seq_a;
+    assign ld_b       = in_fire ? in_b_i[ROW_W-1:0] : seq_b;
+    assign ld_c       = in_fire ? in_c_i[ROW_W-1:0] : seq_c;
+    assign ld_tag     = tag_q;
+    assign ld_mask    = exec_q;
+  end else begin : g_noseq
+    // One pass: every instruction goes straight into the lanes.
+    assign in_ready_o = 1'b1;
+    assign ld_valid   = in_fire;
+    assign ld_pass    = '0;
+    assign ld_last    = 1'b1;
+    assign ld_op      = in_op_i;
+    assign ld_mod     = in_mod_i;
+    assign ld_exec    = in_exec_i[W-1:0];
+    assign ld_psel    = in_psel_i[W-1:0];
+    assign ld_a       = in_a_i[ROW_W-1:0];
+    assign ld_b       = in_b_i[ROW_W-1:0];
+    assign ld_c       = in_c_i[ROW_W-1:0];
+    assign ld_tag     = in_tag_i;
+    assign ld_mask    = in_exec_i;
+  end
+
+  // ---- Pass control pipeline ---------------------------------------------------------
+  // Stage 0 is the compute cycle of a pass (the lanes' operand registers hold it);
+  // stage FP_LAT is its write-back cycle (the lanes' results are at their outputs).
+  // The tag and mask travel with the last pass only.
+  logic [FP_LAT:0]            pv_q, plast_q;
+  logic [(FP_LAT+1)*PASS_W-1:0] ppass_q;
+  logic [(FP_LAT+1)*TAG_W-1:0]  ptag_q;
+  logic [(FP_LAT+1)*32-1:0]     pmask_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pv_q <= '0;
+    end else begin
+      pv_q <= {pv_q[FP_LAT-1:0], ld_valid};
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (ld_valid) begin
+      plast_q[0]           <= ld_last;
+      ppass_q[0 +: PASS_W] <= ld_pass;
+    end
+    if (ld_valid && ld_last) begin
+      ptag_q[0 +: TAG_W] <= ld_tag;
+      pmask_q[0 +: 32]   <= ld_mask;
+    end
+    for (int k = 1; k <= FP_LAT; k++) begin
+      if (pv_q[k-1]) begin
+        plast_q[k]                <= plast_q[k-1];
+        ppass_q[k*PASS_W +: PASS_W] <= ppass_q[(k-1)*PASS_W +: PASS_W];
+        if (plast_q[k-1]) begin
+          ptag_q[k*TAG_W +: TAG_W] <= ptag_q[(k-1)*TAG_W +: TAG_W];
+          pmask_q[k*32 +: 32]      <= pmask_q[(k-1)*32 +: 32];
+        end
+      end
+    end
+  end
+
+  logic              wb_valid, wb_last;
+  logic [PASS_W-1:0] wb_pass;
+  assign wb_valid = pv_q[FP_LAT];
+  assign wb_last  = plast_q[FP_LAT];
+  assign wb_pass  = ppass_q[FP_LAT*PASS_W +: PASS_W];
+
+  // ---- Lanes ----------------------------------------------------------------------------
+  logic [W-1:0]      lane_out_valid, lane_out_pred, lane_busy;
+  logic [ROW_W-1:0]  lane_out_data;
+
+  for (genvar l = 0; l < W; l++) begin : g_lane
+    // Power-gating boundary: the lane's input valid and its isolated outputs.
+    logic lane_go, lane_has_work;
+    logic [ISO_W-1:0] lane_raw, lane_iso;
+
+    // Operand registers: load only when the lane works in the pass (isolation).
+    logic        v_q, psel_q;
+    logic [5:0]  op_q;
+    logic [2:0]  mod_q;
+    logic [31:0] a_q, b_q, c_q;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) v_q <= 1'b0;
+      else         v_q <= lane_go;
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (lane_go) begin
+        op_q   <= ld_op;
+        mod_q  <= ld_mod;
+        psel_q <= ld_psel[l];
+        a_q    <= ld_a[l*32 +: 32];
+        b_q    <= ld_b[l*32 +: 32];
+        c_q    <= ld_c[l*32 +: 32];
+      end
+    end
+
+    logic is_fp;
+    assign is_fp = HAS_FP && (op_q >= wg_isa_pkg::OP_FADD) && (op_q <= wg_isa_pkg::OP_FRND);
+
+    // Integer ALU, its result delayed by FP_LAT stages to line up with the FP unit.
+    logic [31:0] alu_result;
+    logic        alu_pred;
+    wg_int_alu u_alu (
+      .op_i     (op_q),
+      .mod_i    (mod_q),
+      .a_i      (a_q),
+      .b_i      (b_q),
+      .c_i      (c_q),
+      .psel_i   (psel_q),
+      .result_o (alu_result),
+      .pred_o   (alu_pred)
+    );
+
+    logic [FP_LAT:1]      dv_q;    // a result of this lane in delay stage k
+    logic [FP_LAT:1]      dint_q;  // ... and it is an integer one
+    logic [FP_LAT*32-1:0] dres_q;  // stage k at [(k-1)*32 +: 32]
+    logic [FP_LAT:1]      dpred_q;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        dv_q   <= '0;
+        dint_q <= '0;
+      end else begin
+        dv_q[1]   <= v_q;
+        dint_q[1] <= v_q && !is_fp;
+        for (int k = 2; k <= FP_LAT; k++) begin
+          dv_q[k]   <= dv_q[k-1];
+          dint_q[k] <= dint_q[k-1];
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (v_q && !is_fp) begin
+        dres_q[31:0] <= alu_result;
+        dpred_q[1]   <= alu_pred;
+      end
+      for (int k = 2; k <= FP_LAT; k++) begin
+        if (dint_q[k-1]) begin
+          dres_q[(k-1)*32 +: 32] <= dres_q[(k-2)*32 +: 32];
+          dpred_q[k]             <= dpred_q[k-1];
+        end
+      end
+    end
+
+    // FP32 unit (FP opcodes only).
+    logic [31:0] fp_result;
+    logic        fp_valid, fp_pred;
+    if (HAS_FP) begin : g_fp
+      wg_fp32_unit u_fp (
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .valid_i  (v_q && is_fp),
+        .op_i     (4'(op_q - wg_isa_pkg::OP_FADD)),
+        .mod_i    (mod_q),
+        .a_i      (a_q),
+        .b_i      (b_q),
+        .c_i      (c_q),
+        .valid_o  (fp_valid),
+        .result_o (fp_result),
+        .pred_o   (fp_pred)
+      );
+    end else begin : g_no_fp
+      assign fp_valid  = 1'b0;
+      assign fp_result = 32'd0;
+      assign fp_pred   = 1'b0;
+    end
+
+    // Lane outputs: the result of the pass in write-back, and the activity bit.
+    logic [31:0] res;
+    logic        pred;
+    assign res  = dint_q[FP_LAT] ? dres_q[(FP_LAT-1)*32 +: 32] : fp_result;
+    assign pred = dint_q[FP_LAT] ? dpred_q[FP_LAT] : fp_pred;
+
+    assign lane_has_work = v_q || (|dv_q);
+    assign lane_raw      = {v_q, dv_q[FP_LAT], pred, res};
+
+    wg_pg_cell #(
+      .OUT_W (ISO_W)
+    ) u_pg (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .sleep_i (!lane_en_i[l]),
+      .busy_i  (lane_has_work),
+      .valid_i (ld_valid && ld_exec[l]),
+      .valid_o (lane_go),
+      .lane_i  (lane_raw),
+      .lane_o  (lane_iso)
+    );
+
+    assign lane_busy[l]               = lane_iso[34];
+    assign lane_out_valid[l]          = lane_iso[33];
+    assign lane_out_pred[l]           = lane_iso[32];
+    assign lane_out_data[l*32 +: 32]  = lane_iso[31:0];
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        // The FP unit's result arrives exactly in the write-back stage of its pass.
+        assert (fp_valid == (dv_q[FP_LAT] && !dint_q[FP_LAT]))
+          else $error("wg_simd_unit: lane %0d: FP result out of step", l);
+      end
+    end
+`endif
+  end
+
+  assign lane_busy_o = lane_busy;
+
+  // ---- Output row ----------------------------------------------------------------------
+  // Pass p's results go to threads p*W .. p*W+W-1. A slot is written only by a lane
+  // that computed it; slots of threads outside the mask keep old values.
+  logic [1023:0]    out_data_q;
+  logic [31:0]      out_pred_q, out_mask_q;
+  logic [TAG_W-1:0] out_tag_q;
+  logic             out_valid_q;
+
+  always_ff @(posedge clk_i) begin
+    for (int q = 0; q < PASSES; q++) begin
+      for (int l = 0; l < W; l++) begin
+        if (wb_valid && wb_pass == PASS_W'(q) && lane_out_valid[l]) begin
+          out_data_q[(q*W + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
+          out_pred_q[q*W + l]            <= lane_out_pred[l];
+        end
+      end
+    end
+    if (wb_valid && wb_last) begin
+      out_tag_q  <= ptag_q[FP_LAT*TAG_W +: TAG_W];
+      out_mask_q <= pmask_q[FP_LAT*32 +: 32];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) out_valid_q <= 1'b0;
+    else         out_valid_q <= wb_valid && wb_last;
+  end
+
+  assign out_valid_o = out_valid_q;
+  assign out_tag_o   = out_tag_q;
+  assign out_data_o  = out_data_q;
+  assign out_pred_o  = out_pred_q;
+  assign out_mask_o  = out_mask_q;
+
+`ifndef SYNTHESIS
+  // The documented latency: every accepted instruction comes out exactly LATENCY
+  // cycles later, with its tag and mask, and nothing else comes out.
+  logic [LATENCY-1:0]       hist_v_q;
+  logic [LATENCY*TAG_W-1:0] hist_tag_q;
+  logic [LATENCY*32-1:0]    hist_mask_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      hist_v_q <= '0;
+    end else begin
+      hist_v_q <= {hist_v_q[LATENCY-2:0], in_fire};
+    end
+    hist_tag_q  <= {hist_tag_q[(LATENCY-1)*TAG_W-1:0], in_tag_i};
+    hist_mask_q <= {hist_mask_q[(LATENCY-1)*32-1:0], in_exec_i};
+    if (rst_ni) begin
+      assert (out_valid_o == hist_v_q[LATENCY-1])
+        else $error("wg_simd_unit: out_valid_o not LATENCY = %0d cycles after a transfer", LATENCY);
+      if (out_valid_o) begin
+        assert (out_tag_o == hist_tag_q[(LATENCY-1)*TAG_W +: TAG_W] &&
+                out_mask_o == hist_mask_q[(LATENCY-1)*32 +: 32])
+          else $error("wg_simd_unit: out_tag_o / out_mask_o of the wrong instruction");
+      end
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,752 @@
+// wg_sm: one streaming multiprocessor (docs/sm.md, docs/sm-pipeline.md).
+//
+//   wg_fetch ──> wg_warp_sched[k] ──> wg_exec_pipe[k] (regfile, SIMD unit) ──┐
+//      ^              │   │                 │                               ├─> wg_retire ──> retire port
+//      │              │   └─> wg_simt_stack │──> wg_lsu ──> memory port     │
+//      └── resume ────┘       wg_barrier    └───────────────────────────────┘
+//   wg_cta_ctrl (launch, completion), wg_sreg (S2R)
+//
+// Warp slot w belongs to scheduler w mod NUM_SIMD. The SM id is a port so
+// that the SMs of a GPU share one Verilated model (DESIGN.md section 11).
+`default_nettype none
+
+module wg_sm #(
+  parameter int unsigned NUM_WARPS   = 48,
+  parameter int unsigned SIMD_WIDTH  = 16,
+  parameter int unsigned NUM_SIMD    = 2,
+  parameter int unsigned NUM_REGS    = 32768,
+  parameter int unsigned RF_BANKS    = 16,
+  parameter int unsigned NUM_CTAS    = 8,
+  parameter int unsigned SMEM_BYTES  = 49152,
+  parameter int unsigned IMEM_DEPTH  = 4096,
+  parameter int unsigned CMEM_BYTES  = 4096,
+  parameter int unsigned STACK_DEPTH = 64,
+  parameter bit          HAS_FP      = 1'b1,
+  parameter int unsigned MEM_BYTES   = 128,
+  parameter int unsigned MEM_TAG_W   = 8,
+  parameter bit          RETIRE_EN   = 1'b1,
+  // Derived: do not override.
+  parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
+  parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
+  parameter int unsigned NUM_CLS = 12
+) (
+  input  wire logic                          clk_i,
+  input  wire logic                          rst_ni,
+  input  wire logic [7:0]                    sm_id_i,
+
+  // Kernel set-up.
+  input  wire logic                          cfg_we_i,
+  input  wire logic [4:0]                    cfg_addr_i,
+  input  wire logic [31:0]                   cfg_wdata_i,
+  input  wire logic                          imem_we_i,
+  input  wire logic [IMEM_W-1:0]             imem_addr_i,
+  input  wire logic [63:0]                   imem_wdata_i,
+  input  wire logic                          cmem_we_i,
+  input  wire logic [CMEM_W-1:0]             cmem_addr_i,
+  input  wire logic [31:0]                   cmem_wdata_i,
+
+  // CTA launch and completion.
+  input  wire logic                          cta_valid_i,
+  output logic                               cta_ready_o,
+  input  wire logic [47:0]                   cta_id_i,
+  input  wire logic [31:0]                   cta_linear_i,
+  output logic                               done_valid_o,
+  input  wire logic                          done_ready_i,
+  output logic [31:0]                        done_linear_o,
+  output logic                               busy_o,
+
+  // Memory port.
+  output logic                               mreq_valid_o,
+  input  wire logic                          mreq_ready_i,
+  output logic [MEM_TAG_W-1:0]               mreq_tag_o,
+  output logic [1:0]                         mreq_cmd_o,
+  output logic [31:0]                        mreq_addr_o,
+  output logic [2:0]                         mreq_size_o,
+  output logic [MEM_BYTES-1:0]               mreq_wmask_o,
+  output logic [8*MEM_BYTES-1:0]             mreq_wdata_o,
+  output logic [3:0]                         mreq_atom_op_o,
+  output logic [31:0]                        mreq_atom_b_o,
+  output logic [31:0]                        mreq_atom_c_o,
+  output logic                               mreq_local_o,
+  output logic [5:0]                         mreq_warp_o,
+  output logic [17:0]                        mreq_pc_o,
+  output logic [4:0]                         mreq_lane_o,
+  input  wire logic                          mrsp_valid_i,
+  output logic                               mrsp_ready_o,
+  input  wire logic [MEM_TAG_W-1:0]          mrsp_tag_i,
+  input  wire logic [8*MEM_BYTES-1:0]        mrsp_rdata_i,
+
+  // Faults.
+  output logic                               fault_valid_o,
+  output logic [3:0]                         fault_code_o,
+  output logic [5:0]                         fault_warp_o,
+  output logic [17:0]                        fault_pc_o,
+  output logic [4:0]                         fault_lane_o,
+  output logic [31:0]                        fault_addr_o,
+  output logic [31:0]                        fault_cta_linear_o,
+
+  // Retire port.
+  output logic                               ret_valid_o,
+  input  wire logic                          ret_ready_i,
+  output logic [5:0]                         ret_warp_o,
+  output logic [31:0]                        ret_cta_linear_o,
+  output logic [4:0]                         ret_wic_o,
+  output logic [15:0]                        ret_seq_o,
+  output logic [17:0]                        ret_pc_o,
+  output logic [31:0]                        ret_active_o,
+  output logic [31:0]                        ret_exec_o,
+  output logic [1:0]                         ret_dst_o,
+  output logic [5:0]                         ret_reg_o,
+  output logic [1:0]                         ret_beat_o,
+  output logic                               ret_last_o,
+  output logic [1023:0]                      ret_data_o,
+
+  // Power-gating hooks.
+  input  wire logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_en_i,
+
+  // Counters (docs/sm-pipeline.md).
+  output logic [63:0]                        cnt_cycles_o,
+  output logic [63:0]                        cnt_active_o,
+  output logic [63:0]                        cnt_winst_o,
+  output logic [63:0]                        cnt_tinst_o,
+  output logic [NUM_CLS*32-1:0]              cnt_class_o,
+  output logic [31:0]                        cnt_stall_idle_o,
+  output logic [31:0]                        cnt_stall_hazard_o,
+  output logic [31:0]                        cnt_stall_busy_o,
+  output logic [31:0]                        cnt_bank_conf_o,
+  output logic [31:0]                        cnt_wr_conf_o,
+  output logic [31:0]                        cnt_mreq_o,
+  output logic [31:0]                        cnt_smem_o
+);
+  /*verilator no_inline_module*/
+
+  localparam int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1;
+  localparam int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1;
+  localparam int unsigned UOP_W  = wg_sm_pkg::UOP_W;
+  localparam int unsigned RM_W   = wg_sm_pkg::RMETA_W;
+  localparam int unsigned RF_REGS = NUM_REGS / NUM_SIMD;
+  localparam int unsigned RF_ROWS = RF_REGS / 32;
+  localparam int unsigned WROW_W = (RF_ROWS > 1) ? $clog2(RF_ROWS) : 1;
+  localparam int unsigned SW_W   = $clog2(SMEM_BYTES / 4);
+  localparam int unsigned TID_W  = wg_sm_pkg::TID_W;
+
+  // ---------------------------------------------------------------------------
+  // Kernel registers.
+  // ---------------------------------------------------------------------------
+  logic [31:0] cfg_q [wg_sm_pkg::NUM_CFG];
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < int'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
+    end else if (cfg_we_i && 32'(cfg_addr_i) < wg_sm_pkg::NUM_CFG) begin
+      cfg_q[cfg_addr_i[3:0]] <= cfg_wdata_i;
+    end
+  end
+
+  logic [17:0] start_pc;
+  logic [5:0]  regs;
+  logic [47:0] ntid, nctaid;
+  logic        sched_gto, halt_cfg, count_idle;
+  assign start_pc   = cfg_q[4'(wg_sm_pkg::CFG_START_PC)][17:0];
+  assign regs       = cfg_q[4'(wg_sm_pkg::CFG_REGS)][5:0];
+  assign ntid       = {cfg_q[4'(wg_sm_pkg::CFG_NTID_Z)][15:0], cfg_q[4'(wg_sm_pkg::CFG_NTID_Y)][15:0],
+                       cfg_q[4'(wg_sm_pkg::CFG_NTID_X)][15:0]};
+  assign nctaid     = {cfg_q[4'(wg_sm_pkg::CFG_NCTAID_Z)][15:0], cfg_q[4'(wg_sm_pkg::CFG_NCTAID_Y)][15:0],
+                       cfg_q[4'(wg_sm_pkg::CFG_NCTAID_X)][15:0]};
+  assign sched_gto  = cfg_q[4'(wg_sm_pkg::CFG_SCHED)][0];
+  assign halt_cfg   = cfg_q[4'(wg_sm_pkg::CFG_CTRL)][0];
+  assign count_idle = cfg_q[4'(wg_sm_pkg::CFG_CTRL)][1];
+
+  // ---------------------------------------------------------------------------
+  // Blocks.
+  // ---------------------------------------------------------------------------
+  logic                         faulted_q, hold;
+  logic [NUM_WARPS*32-1:0]      act;
+  logic [NUM_WARPS*18-1:0]      rpc;
+  logic                         resume_valid, wdone_valid;
+  logic [WARP_W-1:0]            resume_warp, wdone_warp;
+  logic [17:0]                  resume_pc;
+  logic                         start_valid;
+  logic [WARP_W-1:0]            start_warp;
+  logic [31:0]                  start_mask;
+  logic                         ib_valid;
+  logic [WARP_W-1:0]            ib_warp;
+  logic [UOP_W-1:0]             ib_uop;
+  logic [NUM_WARPS-1:0]         memzero, release_w, fin;
+  logic [NUM_WARPS*CTA_W-1:0]   warp_cta;
+  logic [NUM_WARPS*5-1:0]       warp_wic;
+  logic [NUM_CTAS*32-1:0]       cta_linear;
+  logic [NUM_CTAS*48-1:0]       cta_ids;
+  logic [NUM_CTAS*NUM_WARPS-1:0] cta_wmask;
+  logic [63:0]                  clock_q;
+
+  // Per scheduler.
+  logic [NUM_SIMD-1:0]          pop_valid, is_valid, is_ready, simt_valid, simt_park, bar_valid;
+  logic [NUM_SIMD*WARP_W-1:0]   pop_warp, is_warp, simt_warp, bar_warp, sr_warp;
+  logic [NUM_SIMD*UOP_W-1:0]    is_uop;
+  logic [NUM_SIMD*32-1:0]       is_active, is_exec, is_psel, is_pval, simt_exec;
+  logic [NUM_SIMD*16-1:0]       is_seq;
+  logic [NUM_SIMD*2-1:0]        simt_op;
+  logic [NUM_SIMD*18-1:0]       simt_pc, simt_target, simt_reconv;
+  logic [NUM_SIMD*4-1:0]        bar_id;
+  logic [NUM_SIMD*5-1:0]        sr_num;
+  logic [NUM_SIMD*1024-1:0]     sr_row;
+  logic [NUM_SIMD-1:0]          ifault;
+  logic [NUM_SIMD*WARP_W-1:0]   ifault_warp;
+  logic [NUM_SIMD*18-1:0]       ifault_pc;
+  logic [NUM_SIMD-1:0]          st_issue, st_idle, st_hazard, st_busy;
+  logic [NUM_SIMD*4-1:0]        st_cls;
+  logic [NUM_SIMD*6-1:0]        st_threads;
+  logic [NUM_SIMD-1:0]          tbl_valid, tbl_ready, clr_busy, pipe_empty;
+  logic [WARP_W-1:0]            tbl_warp;
+  logic [WROW_W-1:0]            tbl_base;
+  logic [NUM_SIMD-1:0]          wb_valid, wb_pwr;
+  logic [NUM_SIMD*WARP_W-1:0]   wb_warp;
+  logic [NUM_SIMD*64-1:0]       wb_rmask;
+  logic [NUM_SIMD*8-1:0]        wb_pmask;
+  logic [NUM_SIMD*3-1:0]        wb_preg;
+  logic [NUM_SIMD*32-1:0]       wb_pval, wb_pexec;
+  logic [NUM_SIMD-1:0]          lsu_valid, lsu_ready, lwb_valid, lwb_ready;
+  logic [NUM_SIMD*WARP_W-1:0]   lsu_warp;
+  logic [NUM_SIMD*UOP_W-1:0]    lsu_uop;
+  logic [NUM_SIMD*32-1:0]       lsu_active, lsu_exec;
+  logic [NUM_SIMD*16-1:0]       lsu_seq;
+  logic [NUM_SIMD*3*1024-1:0]   lsu_rows;
+  logic [WARP_W-1:0]            lwb_warp;
+  logic [5:0]                   lwb_reg;
+  logic [31:0]                  lwb_mask;
+  logic [1023:0]                lwb_data;
+  logic [NUM_SIMD+1-1:0]        rt_valid, rt_ready;
+  logic [(NUM_SIMD+1)*RM_W-1:0] rt_meta;
+  logic [(NUM_SIMD+1)*1024-1:0] rt_data;
+  logic [NUM_SIMD*32-1:0]       bank_conf, wr_conf;
+
+  logic sched_halt;
+  assign sched_halt = halt_cfg || faulted_q || hold;
+
+  wg_fetch #(
+    .NUM_WARPS  (NUM_WARPS),
+    .NUM_SIMD   (NUM_SIMD),
+    .IMEM_DEPTH (IMEM_DEPTH),
+    .HAS_FP     (HAS_FP)
+  ) u_fetch (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .imem_we_i      (imem_we_i),
+    .imem_addr_i    (imem_addr_i),
+    .imem_wdata_i   (imem_wdata_i),
+    .start_pc_i     (start_pc),
+    .regs_i         (regs),
+    .stop_all_i     (faulted_q),
+    .rpc_i          (rpc),
+    .start_valid_i  (start_valid),
+    .start_warp_i   (start_warp),
+    .resume_valid_i (resume_valid),
+    .resume_warp_i  (resume_warp),
+    .resume_pc_i    (resume_pc),
+    .pop_valid_i    (pop_valid),
+    .pop_warp_i     (pop_warp),
+    .ib_valid_o     (ib_valid),
+    .ib_warp_o      (ib_warp),
+    .ib_uop_o       (ib_uop),
+    .fault_o        (f_fetch),
+    .fault_warp_o   (f_fetch_warp),
+    .fault_pc_o     (f_fetch_pc),
+    .idle_o         (fetch_idle)
+  );
+
+  logic              fetch_idle;
+  logic              f_fetch, f_simt, f_lsu, f_bar;
+  logic [WARP_W-1:0] f_fetch_warp, f_simt_warp, f_lsu_warp, f_bar_warp;
+  logic [17:0]       f_fetch_pc, f_simt_pc, f_lsu_pc;
+  logic [3:0]        f_lsu_code;
+  logic [4:0]        f_lsu_lane;
+  logic [31:0]       f_lsu_addr;
+  logic              simt_idle;
+
+  for (genvar k = 0; k < int'(NUM_SIMD); k++) begin : g_sched
+    wg_warp_sched #(
+      .NUM_WARPS (NUM_WARPS),
+      .NUM_SIMD  (NUM_SIMD)
+    ) u_sched (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .cid_i         (WARP_W'(k)),
+      .sched_gto_i   (sched_gto),
+      .halt_i        (sched_halt),
+      .ib_valid_i    (ib_valid),
+      .ib_warp_i     (ib_warp),
+      .ib_uop_i      (ib_uop),
+      .init_valid_i  (start_valid),
+      .init_warp_i   (start_warp),
+      .act_i         (act),
+      .memzero_i     (memzero),
+      .wb_valid_i    (wb_valid[k]),
+      .wb_warp_i     (wb_warp[k*WARP_W +: WARP_W]),
+      .wb_rmask_i    (wb_rmask[k*64 +: 64]),
+      .wb_pmask_i    (wb_pmask[k*8 +: 8]),
+      .wb_pwr_i      (wb_pwr[k]),
+      .wb_preg_i     (wb_preg[k*3 +: 3]),
+      .wb_pval_i     (wb_pval[k*32 +: 32]),
+      .wb_pexec_i    (wb_pexec[k*32 +: 32]),
+      .lwb_valid_i   (lwb_valid[k] && lwb_ready[k]),
+      .lwb_warp_i    (lwb_warp),
+      .lwb_reg_i     (lwb_reg),
+      .is_valid_o    (is_valid[k]),
+      .is_ready_i    (is_ready[k]),
+      .is_warp_o     (is_warp[k*WARP_W +: WARP_W]),
+      .is_uop_o      (is_uop[k*UOP_W +: UOP_W]),
+      .is_active_o   (is_active[k*32 +: 32]),
+      .is_exec_o     (is_exec[k*32 +: 32]),
+      .is_seq_o      (is_seq[k*16 +: 16]),
+      .is_psel_o     (is_psel[k*32 +: 32]),
+      .is_pval_o     (is_pval[k*32 +: 32]),
+      .pop_valid_o   (pop_valid[k]),
+      .pop_warp_o    (pop_warp[k*WARP_W +: WARP_W]),
+      .simt_valid_o  (simt_valid[k]),
+      .simt_warp_o   (simt_warp[k*WARP_W +: WARP_W]),
+      .simt_op_o     (simt_op[k*2 +: 2]),
+      .simt_park_o   (simt_park[k]),
+      .simt_pc_o     (simt_pc[k*18 +: 18]),
+      .simt_exec_o   (simt_exec[k*32 +: 32]),
+      .simt_target_o (simt_target[k*18 +: 18]),
+      .simt_reconv_o (simt_reconv[k*18 +: 18]),
+      .bar_valid_o   (bar_valid[k]),
+      .bar_warp_o    (bar_warp[k*WARP_W +: WARP_W]),
+      .bar_id_o      (bar_id[k*4 +: 4]),
+      .fault_o       (ifault[k]),
+      .fault_warp_o  (ifault_warp[k*WARP_W +: WARP_W]),
+      .fault_pc_o    (ifault_pc[k*18 +: 18]),
+      .st_issue_o    (st_issue[k]),
+      .st_cls_o      (st_cls[k*4 +: 4]),
+      .st_threads_o  (st_threads[k*6 +: 6]),
+      .st_idle_o     (st_idle[k]),
+      .st_hazard_o   (st_hazard[k]),
+      .st_busy_o     (st_busy[k])
+    );
+
+    wg_exec_pipe #(
+      .NUM_WARPS  (NUM_WARPS),
+      .NUM_SIMD   (NUM_SIMD),
+      .SIMD_WIDTH (SIMD_WIDTH),
+      .HAS_FP     (HAS_FP),
+      .RF_REGS    (RF_REGS),
+      .RF_BANKS   (RF_BANKS),
+      .RETIRE_EN  (RETIRE_EN)
+    ) u_exec (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .lane_en_i       (lane_en_i[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .hold_i          (hold),
+      .tbl_valid_i     (tbl_valid[k]),
+      .tbl_ready_o     (tbl_ready[k]),
+      .tbl_warp_i      (tbl_warp),
+      .tbl_base_i      (tbl_base),
+      .tbl_nregs_i     (regs),
+      .clr_busy_o      (clr_busy[k]),
+      .pipe_empty_o    (pipe_empty[k]),
+      .is_valid_i      (is_valid[k]),
+      .is_ready_o      (is_ready[k]),
+      .is_warp_i       (is_warp[k*WARP_W +: WARP_W]),
+      .is_uop_i        (is_uop[k*UOP_W +: UOP_W]),
+      .is_active_i     (is_active[k*32 +: 32]),
+      .is_exec_i       (is_exec[k*32 +: 32]),
+      .is_seq_i        (is_seq[k*16 +: 16]),
+      .is_psel_i       (is_psel[k*32 +: 32]),
+      .is_pval_i       (is_pval[k*32 +: 32]),
+      .sr_warp_o       (sr_warp[k*WARP_W +: WARP_W]),
+      .sr_num_o        (sr_num[k*5 +: 5]),
+      .sr_row_i        (sr_row[k*1024 +: 1024]),
+      .lsu_valid_o     (lsu_valid[k]),
+      .lsu_ready_i     (lsu_ready[k]),
+      .lsu_warp_o      (lsu_warp[k*WARP_W +: WARP_W]),
+      .lsu_uop_o       (lsu_uop[k*UOP_W +: UOP_W]),
+      .lsu_active_o    (lsu_active[k*32 +: 32]),
+      .lsu_exec_o      (lsu_exec[k*32 +: 32]),
+      .lsu_seq_o       (lsu_seq[k*16 +: 16]),
+      .lsu_rows_o      (lsu_rows[k*3072 +: 3072]),
+      .lwb_valid_i     (lwb_valid[k]),
+      .lwb_ready_o     (lwb_ready[k]),
+      .lwb_warp_i      (lwb_warp),
+      .lwb_reg_i       (lwb_reg),
+      .lwb_mask_i      (lwb_mask),
+      .lwb_data_i      (lwb_data),
+      .wb_valid_o      (wb_valid[k]),
+      .wb_warp_o       (wb_warp[k*WARP_W +: WARP_W]),
+      .wb_rmask_o      (wb_rmask[k*64 +: 64]),
+      .wb_pmask_o      (wb_pmask[k*8 +: 8]),
+      .wb_pwr_o        (wb_pwr[k]),
+      .wb_preg_o       (wb_preg[k*3 +: 3]),
+      .wb_pval_o       (wb_pval[k*32 +: 32]),
+      .wb_pexec_o      (wb_pexec[k*32 +: 32]),
+      .ret_valid_o     (rt_valid[k]),
+      .ret_ready_i     (rt_ready[k]),
+      .ret_meta_o      (rt_meta[k*RM_W +: RM_W]),
+      .ret_data_o      (rt_data[k*1024 +: 1024]),
+      .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
+      .cnt_wr_conf_o   (wr_conf[k*32 +: 32])
+    );
+  end
+
+  wg_simt_stack #(
+    .NUM_WARPS   (NUM_WARPS),
+    .STACK_DEPTH (STACK_DEPTH),
+    .NUM_PORTS   (NUM_SIMD)
+  ) u_simt (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .init_valid_i   (start_valid),
+    .init_warp_i    (start_warp),
+    .init_mask_i    (start_mask),
+    .req_valid_i    (simt_valid),
+    .req_warp_i     (simt_warp),
+    .req_op_i       (simt_op),
+    .req_park_i     (simt_park),
+    .req_pc_i       (simt_pc),
+    .req_exec_i     (simt_exec),
+    .req_target_i   (simt_target),
+    .req_reconv_i   (simt_reconv),
+    .release_i      (release_w),
+    .act_o          (act),
+    .rpc_o          (rpc),
+    .resume_valid_o (resume_valid),
+    .resume_warp_o  (resume_warp),
+    .resume_pc_o    (resume_pc),
+    .done_valid_o   (wdone_valid),
+    .done_warp_o    (wdone_warp),
+    .fault_o        (f_simt),
+    .fault_warp_o   (f_simt_warp),
+    .fault_pc_o     (f_simt_pc),
+    .idle_o         (simt_idle)
+  );
+
+  wg_barrier #(
+    .NUM_WARPS (NUM_WARPS),
+    .NUM_CTAS  (NUM_CTAS),
+    .NUM_PORTS (NUM_SIMD)
+  ) u_bar (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .arr_valid_i  (bar_valid),
+    .arr_warp_i   (bar_warp),
+    .arr_id_i     (bar_id),
+    .fin_event_i  (wdone_valid),
+    .cta_wmask_i  (cta_wmask),
+    .fin_i        (fin),
+    .release_o    (release_w),
+    .fault_o      (f_bar),
+    .fault_warp_o (f_bar_warp)
+  );
+
+  logic              tid_we, sclr_valid, resident, lsu_idle;
+  logic [WARP_W-1:0] tid_warp;
+  logic [32*TID_W-1:0] tid_row;
+  logic [SW_W-1:0]   sclr_addr;
+  logic              ret_fire;
+
+  wg_cta_ctrl #(
+    .NUM_WARPS  (NUM_WARPS),
+    .NUM_SIMD   (NUM_SIMD),
+    .NUM_CTAS   (NUM_CTAS),
+    .NUM_REGS   (NUM_REGS),
+    .SMEM_BYTES (SMEM_BYTES)
+  ) u_cta (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .regs_i         (regs),
+    .smem_cta_i     (cfg_q[4'(wg_sm_pkg::CFG_SMEM_CTA)]),
+    .threads_i      (cfg_q[4'(wg_sm_pkg::CFG_THREADS)]),
+    .ntid_i         (ntid),
+    .cta_valid_i    (cta_valid_i),
+    .cta_ready_o    (cta_ready_o),
+    .cta_id_i       (cta_id_i),
+    .cta_linear_i   (cta_linear_i),
+    .done_valid_o   (done_valid_o),
+    .done_ready_i   (done_ready_i),
+    .done_linear_o  (done_linear_o),
+    .hold_o         (hold),
+    .pipe_empty_i   (pipe_empty),
+    .tbl_valid_o    (tbl_valid),
+    .tbl_ready_i    (tbl_ready),
+    .tbl_warp_o     (tbl_warp),
+    .tbl_base_o     (tbl_base),
+    .clr_busy_i     (clr_busy),
+    .sclr_valid_o   (sclr_valid),
+    .sclr_addr_o    (sclr_addr),
+    .tid_we_o       (tid_we),
+    .tid_warp_o     (tid_warp),
+    .tid_row_o      (tid_row),
+    .start_valid_o  (start_valid),
+    .start_warp_o   (start_warp),
+    .start_mask_o   (start_mask),
+    .issue_valid_i  (st_issue),
+    .issue_warp_i   (pop_warp),
+    .retire_valid_i (ret_fire && ret_last_o),
+    .retire_warp_i  (WARP_W'(ret_warp_o)),
+    .wdone_valid_i  (wdone_valid),
+    .wdone_warp_i   (wdone_warp),
+    .memzero_i      (memzero),
+    .warp_cta_o     (warp_cta),
+    .warp_wic_o     (warp_wic),
+    .cta_linear_o   (cta_linear),
+    .cta_ids_o      (cta_ids),
+    .cta_wmask_o    (cta_wmask),
+    .fin_o          (fin),
+    .resident_o     (resident)
+  );
+
+  wg_sreg #(
+    .NUM_WARPS (NUM_WARPS),
+    .NUM_CTAS  (NUM_CTAS),
+    .NUM_PORTS (NUM_SIMD)
+  ) u_sreg (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .tid_we_i   (tid_we),
+    .tid_warp_i (tid_warp),
+    .tid_row_i  (tid_row),
+    .warp_wic_i (warp_wic),
+    .warp_cta_i (warp_cta),
+    .cta_id_i   (cta_ids),
+    .ntid_i     (ntid),
+    .nctaid_i   (nctaid),
+    .sm_id_i    (sm_id_i),
+    .clock_i    (clock_q),
+    .rd_warp_i  (sr_warp),
+    .rd_num_i   (sr_num),
+    .rd_row_o   (sr_row)
+  );
+
+  logic [NUM_SIMD-1:0] lwb_v;
+  assign lwb_valid = lwb_v;
+
+  wg_lsu #(
+    .NUM_WARPS  (NUM_WARPS),
+    .NUM_SIMD   (NUM_SIMD),
+    .NUM_CTAS   (NUM_CTAS),
+    .SMEM_BYTES (SMEM_BYTES),
+    .CMEM_BYTES (CMEM_BYTES),
+    .MEM_BYTES  (MEM_BYTES),
+    .MEM_TAG_W  (MEM_TAG_W),
+    .RETIRE_EN  (RETIRE_EN)
+  ) u_lsu (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .in_valid_i      (lsu_valid),
+    .in_ready_o      (lsu_ready),
+    .in_warp_i       (lsu_warp),
+    .in_uop_i        (lsu_uop),
+    .in_active_i     (lsu_active),
+    .in_exec_i       (lsu_exec),
+    .in_seq_i        (lsu_seq),
+    .in_rows_i       (lsu_rows),
+    .smem_cta_i      (cfg_q[4'(wg_sm_pkg::CFG_SMEM_CTA)]),
+    .local_bytes_i   (cfg_q[4'(wg_sm_pkg::CFG_LOCAL_BYTES)]),
+    .local_base_i    (cfg_q[4'(wg_sm_pkg::CFG_LOCAL_BASE)]),
+    .param_bytes_i   (cfg_q[4'(wg_sm_pkg::CFG_PARAM_BYTES)]),
+    .threads_i       (cfg_q[4'(wg_sm_pkg::CFG_THREADS)]),
+    .total_threads_i (cfg_q[4'(wg_sm_pkg::CFG_TOTAL_THREADS)]),
+    .warp_cta_i      (warp_cta),
+    .warp_wic_i      (warp_wic),
+    .cta_linear_i    (cta_linear),
+    .cmem_we_i       (cmem_we_i),
+    .cmem_addr_i     (cmem_addr_i),
+    .cmem_wdata_i    (cmem_wdata_i),
+    .sclr_valid_i    (sclr_valid),
+    .sclr_addr_i     (sclr_addr),
+    .mreq_valid_o    (mreq_valid_o),
+    .mreq_ready_i    (mreq_ready_i),
+    .mreq_tag_o      (mreq_tag_o),
+    .mreq_cmd_o      (mreq_cmd_o),
+    .mreq_addr_o     (mreq_addr_o),
+    .mreq_size_o     (mreq_size_o),
+    .mreq_wmask_o    (mreq_wmask_o),
+    .mreq_wdata_o    (mreq_wdata_o),
+    .mreq_atom_op_o  (mreq_atom_op_o),
+    .mreq_atom_b_o   (mreq_atom_b_o),
+    .mreq_atom_c_o   (mreq_atom_c_o),
+    .mreq_local_o    (mreq_local_o),
+    .mreq_warp_o     (mreq_warp_o),
+    .mreq_pc_o       (mreq_pc_o),
+    .mreq_lane_o     (mreq_lane_o),
+    .mrsp_valid_i    (mrsp_valid_i),
+    .mrsp_ready_o    (mrsp_ready_o),
+    .mrsp_tag_i      (mrsp_tag_i),
+    .mrsp_rdata_i    (mrsp_rdata_i),
+    .lwb_valid_o     (lwb_v),
+    .lwb_ready_i     (lwb_ready),
+    .lwb_warp_o      (lwb_warp),
+    .lwb_reg_o       (lwb_reg),
+    .lwb_mask_o      (lwb_mask),
+    .lwb_data_o      (lwb_data),
+    .ret_valid_o     (rt_valid[NUM_SIMD]),
+    .ret_ready_i     (rt_ready[NUM_SIMD]),
+    .ret_meta_o      (rt_meta[NUM_SIMD*RM_W +: RM_W]),
+    .ret_data_o      (rt_data[NUM_SIMD*1024 +: 1024]),
+    .memzero_o       (memzero),
+    .idle_o          (lsu_idle),
+    .fault_o         (f_lsu),
+    .fault_code_o    (f_lsu_code),
+    .fault_warp_o    (f_lsu_warp),
+    .fault_pc_o      (f_lsu_pc),
+    .fault_lane_o    (f_lsu_lane),
+    .fault_addr_o    (f_lsu_addr),
+    .cnt_mreq_o      (cnt_mreq_o),
+    .cnt_smem_o      (cnt_smem_o)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Retire port.
+  // ---------------------------------------------------------------------------
+  logic [RM_W-1:0] rmeta;
+  logic [1023:0]   rdata;
+
+  wg_retire #(.N(NUM_SIMD + 1)) u_retire (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (rt_valid),
+    .in_ready_o  (rt_ready),
+    .in_meta_i   (rt_meta),
+    .in_data_i   (rt_data),
+    .out_valid_o (ret_valid_o),
+    .out_ready_i (RETIRE_EN ? ret_ready_i : 1'b1),
+    .out_meta_o  (rmeta),
+    .out_data_o  (rdata)
+  );
+
+  assign ret_fire         = ret_valid_o && (RETIRE_EN ? ret_ready_i : 1'b1);
+  assign ret_warp_o       = rmeta[5:0];
+  assign ret_seq_o        = rmeta[21:6];
+  assign ret_pc_o         = rmeta[39:22];
+  assign ret_active_o     = rmeta[71:40];
+  assign ret_exec_o       = rmeta[103:72];
+  assign ret_dst_o        = rmeta[105:104];
+  assign ret_reg_o        = rmeta[111:106];
+  assign ret_beat_o       = rmeta[113:112];
+  assign ret_last_o       = rmeta[114];
+  assign ret_data_o       = rdata;
+  assign ret_cta_linear_o = cta_linear[warp_cta[WARP_W'(ret_warp_o)*CTA_W +: CTA_W]*32 +: 32];
+  assign ret_wic_o        = warp_wic[WARP_W'(ret_warp_o)*5 +: 5];
+
+  // ---------------------------------------------------------------------------
+  // Faults (the first one sticks).
+  // ---------------------------------------------------------------------------
+  logic              f_any;
+  logic [3:0]        f_code;
+  logic [WARP_W-1:0] f_warp;
+  logic [17:0]       f_pc;
+  logic [4:0]        f_lane;
+  logic [31:0]       f_addr;
+
+  always_comb begin
+    f_any  = 1'b0;
+    f_code = '0;
+    f_warp = '0;
+    f_pc   = '0;
+    f_lane = '0;
+    f_addr = '0;
+    if (f_bar) begin
+      f_any = 1'b1; f_code = wg_sm_pkg::FAULT_DEADLOCK; f_warp = f_bar_warp;
+    end
+    if (f_simt) begin
+      f_any = 1'b1; f_code = wg_sm_pkg::FAULT_STACK; f_warp = f_simt_warp; f_pc = f_simt_pc;
+    end
+    if (f_fetch) begin
+      f_any = 1'b1; f_code = wg_sm_pkg::FAULT_PC; f_warp = f_fetch_warp; f_pc = f_fetch_pc;
+    end
+    for (int k = int'(NUM_SIMD) - 1; k >= 0; k--) begin
+      if (ifault[k]) begin
+        f_any = 1'b1; f_code = wg_sm_pkg::FAULT_ILLEGAL;
+        f_warp = ifault_warp[k*WARP_W +: WARP_W]; f_pc = ifault_pc[k*18 +: 18];
+      end
+    end
+    if (f_lsu) begin
+      f_any = 1'b1; f_code = f_lsu_code; f_warp = f_lsu_warp; f_pc = f_lsu_pc; f_lane = f_lsu_lane;
+      f_addr = f_lsu_addr;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      faulted_q     <= 1'b0;
+      fault_valid_o <= 1'b0;
+      fault_code_o  <= '0;
+      fault_warp_o  <= '0;
+      fault_pc_o    <= '0;
+      fault_lane_o  <= '0;
+      fault_addr_o  <= '0;
+      fault_cta_linear_o <= '0;
+    end else if (f_any && !faulted_q) begin
+      faulted_q     <= 1'b1;
+      fault_valid_o <= 1'b1;
+      fault_code_o  <= f_code;
+      fault_warp_o  <= 6'(f_warp);
+      fault_pc_o    <= f_pc;
+      fault_lane_o  <= f_lane;
+      fault_addr_o  <= f_addr;
+      fault_cta_linear_o <= cta_linear[warp_cta[f_warp*CTA_W +: CTA_W]*32 +: 32];
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Counters.
+  // ---------------------------------------------------------------------------
+  logic [31:0] cls_q [NUM_CLS];
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cnt_cycles_o <= '0;
+      cnt_active_o <= '0;
+      cnt_winst_o  <= '0;
+      cnt_tinst_o  <= '0;
+      clock_q      <= '0;
+      cnt_stall_idle_o   <= '0;
+      cnt_stall_hazard_o <= '0;
+      cnt_stall_busy_o   <= '0;
+      for (int i = 0; i < int'(NUM_CLS); i++) cls_q[i] <= '0;
+    end else begin
+      logic [63:0] wi, ti;
+      logic [31:0] si, sh, sb;
+      cnt_cycles_o <= cnt_cycles_o + 64'd1;
+      if (resident) cnt_active_o <= cnt_active_o + 64'd1;
+      if (resident || count_idle) clock_q <= clock_q + 64'd1;
+      wi = cnt_winst_o;
+      ti = cnt_tinst_o;
+      si = cnt_stall_idle_o;
+      sh = cnt_stall_hazard_o;
+      sb = cnt_stall_busy_o;
+      for (int k = 0; k < int'(NUM_SIMD); k++) begin
+        if (st_issue[k]) begin
+          wi = wi + 64'd1;
+          ti = ti + 64'(st_threads[k*6 +: 6]);
+          cls_q[st_cls[k*4 +: 4]] <= cls_q[st_cls[k*4 +: 4]] + 32'd1;
+        end else if (resident) begin
+          if (st_idle[k]) si = si + 32'd1;
+          else if (st_hazard[k]) sh = sh + 32'd1;
+          else if (st_busy[k]) sb = sb + 32'd1;
+        end
+      end
+      cnt_winst_o <= wi;
+      cnt_tinst_o <= ti;
+      cnt_stall_idle_o   <= si;
+      cnt_stall_hazard_o <= sh;
+      cnt_stall_busy_o   <= sb;
+    end
+  end
+
+  always_comb begin
+    for (int i = 0; i < int'(NUM_CLS); i++) cnt_class_o[i*32 +: 32] = cls_q[i];
+    cnt_bank_conf_o = '0;
+    cnt_wr_conf_o   = '0;
+    for (int k = 0; k < int'(NUM_SIMD); k++) begin
+      cnt_bank_conf_o = cnt_bank_conf_o + bank_conf[k*32 +: 32];
+      cnt_wr_conf_o   = cnt_wr_conf_o + wr_conf[k*32 +: 32];
+    end
+  end
+
+  assign busy_o = resident || !lsu_idle;
+
+  logic unused_ok;
+  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[4'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[4'(wg_sm_pkg::CFG_CTRL)][31:2]};
+
+endmodule

@@ -1,0 +1,92 @@
+// wg_sm_pkg: types and constants of the SM core (docs/sm.md, docs/sm-pipeline.md).
+//
+// The decoded instruction (uop_t) travels from decode through the per-warp
+// instruction buffers to issue. Arrays of uops are kept as flat vectors of
+// UOP_W bits (RTL-SUBSET.md: no arrays of structs); wg_decode checks at
+// elaboration that UOP_W matches the struct.
+`default_nettype none
+
+package wg_sm_pkg;
+
+  /* verilator lint_off UNUSEDPARAM */
+
+  // Execution paths of a uop.
+  localparam logic [1:0] UNIT_SIMD = 2'd0;  // wg_simd_unit (ALU, FP, S2R as MOV)
+  localparam logic [1:0] UNIT_LSU  = 2'd1;  // wg_lsu (loads, stores, atomics)
+  localparam logic [1:0] UNIT_CTRL = 2'd2;  // no datapath (NOP, BRA, EXIT, BAR, MEMBAR, PLOP)
+
+  // Requests to the SIMT stack (wg_simt_stack).
+  localparam logic [1:0] SIMT_ADV  = 2'd0;  // pc + 1, then the reconvergence pop check
+  localparam logic [1:0] SIMT_BRA  = 2'd1;
+  localparam logic [1:0] SIMT_EXIT = 2'd2;
+
+  // Fault codes (docs/sm.md section 2.4).
+  localparam logic [3:0] FAULT_ILLEGAL  = 4'd1;
+  localparam logic [3:0] FAULT_ALIGN    = 4'd2;
+  localparam logic [3:0] FAULT_SHARED   = 4'd3;
+  localparam logic [3:0] FAULT_LOCAL    = 4'd4;
+  localparam logic [3:0] FAULT_PARAM    = 4'd5;
+  localparam logic [3:0] FAULT_STACK    = 4'd6;
+  localparam logic [3:0] FAULT_PC       = 4'd7;
+  localparam logic [3:0] FAULT_DEADLOCK = 4'd8;
+
+  // Kernel registers (cfg_addr_i).
+  localparam logic [4:0] CFG_START_PC      = 5'd0;
+  localparam logic [4:0] CFG_REGS          = 5'd1;
+  localparam logic [4:0] CFG_SMEM_CTA      = 5'd2;
+  localparam logic [4:0] CFG_LOCAL_BYTES   = 5'd3;
+  localparam logic [4:0] CFG_LOCAL_BASE    = 5'd4;
+  localparam logic [4:0] CFG_NTID_X        = 5'd5;
+  localparam logic [4:0] CFG_NTID_Y        = 5'd6;
+  localparam logic [4:0] CFG_NTID_Z        = 5'd7;
+  localparam logic [4:0] CFG_NCTAID_X      = 5'd8;
+  localparam logic [4:0] CFG_NCTAID_Y      = 5'd9;
+  localparam logic [4:0] CFG_NCTAID_Z      = 5'd10;
+  localparam logic [4:0] CFG_THREADS       = 5'd11;
+  localparam logic [4:0] CFG_PARAM_BYTES   = 5'd12;
+  localparam logic [4:0] CFG_SCHED         = 5'd13;
+  localparam logic [4:0] CFG_TOTAL_THREADS = 5'd14;
+  localparam logic [4:0] CFG_CTRL          = 5'd15;
+  localparam int unsigned NUM_CFG = 16;
+
+  // Per-lane thread index as stored at launch: {z[5:0], y[9:0], x[9:0]}.
+  localparam int unsigned TID_W = 26;
+
+  // Retire beat metadata (without the 32 x 32 data row), flat:
+  //   [5:0] warp, [21:6] seq, [39:22] pc, [71:40] active, [103:72] exec,
+  //   [105:104] dst, [111:106] reg, [113:112] beat, [114] last
+  localparam int unsigned RMETA_W = 115;
+
+  // Decoded instruction.
+  typedef struct packed {
+    logic [5:0]  op;
+    logic [2:0]  mod;
+    logic        gneg;
+    logic [2:0]  gp;
+    logic [5:0]  rd;      // destination register, or predicate in [2:0]
+    logic [5:0]  ra;      // raw ra field (PLOP: predicate operand)
+    logic [5:0]  rc;      // raw rc field (SEL/PLOP: predicate operand)
+    logic [5:0]  rf_a;    // register-file sources (RZ when not read)
+    logic [5:0]  rf_b;
+    logic [5:0]  rf_c;
+    logic        bimm;    // B is imm
+    logic [31:0] imm;     // B immediate, memory offset, branch target, barrier id, SR number
+    logic [17:0] reconv;  // BRA reconvergence pc
+    logic [17:0] pc;
+    logic [3:0]  cls;
+    logic [1:0]  unit;
+    logic [2:0]  nwr;     // general registers written (rd .. rd+nwr-1), 0 = none
+    logic        wr_pd;   // writes predicate rd[2:0] (not PT)
+    logic        illegal;
+    logic        stop;    // fetch of the warp stops after this instruction
+    logic        adv;     // after issue, the SIMT stack advances (reconvergence check)
+    logic [63:0] rmask;   // registers read or written (scoreboard check)
+    logic [7:0]  pmask;   // predicates read or written (scoreboard check)
+  } uop_t;
+
+  localparam int unsigned UOP_W = 6 + 3 + 1 + 3 + 6 * 6 + 1 + 32 + 18 + 18 + 4 + 2 + 3 + 1 + 1 + 1 + 1
+                                  + 64 + 8;
+
+  /* verilator lint_on UNUSEDPARAM */
+
+endpackage

@@ -1,0 +1,94 @@
+// wg_sreg: special registers (docs/isa.md section 5) as a 32-lane row for S2R.
+//
+// S2R runs on the SIMD unit as MOV with this row as operand B. Thread indices
+// are stored per warp at CTA launch (wg_cta_ctrl walks the CTA's threads, so
+// the SM never divides); the other values come from the kernel registers,
+// the CTA slot and the cycle counter. One combinational read port per
+// scheduler.
+`default_nettype none
+
+module wg_sreg #(
+  parameter int unsigned NUM_WARPS = 48,
+  parameter int unsigned NUM_CTAS  = 8,
+  parameter int unsigned NUM_PORTS = 2,
+  // Derived: do not override.
+  parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
+  parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
+  parameter int unsigned TID_W  = wg_sm_pkg::TID_W
+) (
+  input  wire logic                          clk_i,
+  input  wire logic                          rst_ni,
+
+  input  wire logic                          tid_we_i,
+  input  wire logic [WARP_W-1:0]             tid_warp_i,
+  input  wire logic [32*TID_W-1:0]           tid_row_i,
+
+  input  wire logic [NUM_WARPS*5-1:0]        warp_wic_i,
+  input  wire logic [NUM_WARPS*CTA_W-1:0]    warp_cta_i,
+  input  wire logic [NUM_CTAS*48-1:0]        cta_id_i,     // {z, y, x} per slot
+  input  wire logic [3*16-1:0]               ntid_i,       // {z, y, x}
+  input  wire logic [3*16-1:0]               nctaid_i,
+  input  wire logic [7:0]                    sm_id_i,
+  input  wire logic [63:0]                   clock_i,
+
+  input  wire logic [NUM_PORTS*WARP_W-1:0]   rd_warp_i,
+  input  wire logic [NUM_PORTS*5-1:0]        rd_num_i,
+  output logic [NUM_PORTS*1024-1:0]          rd_row_o
+);
+
+  logic [32*TID_W-1:0] tid_q [NUM_WARPS];
+
+  always_ff @(posedge clk_i) begin
+    if (tid_we_i) tid_q[tid_warp_i] <= tid_row_i;
+  end
+
+  always_comb begin
+    for (int p = 0; p < int'(NUM_PORTS); p++) begin
+      logic [WARP_W-1:0] w;
+      logic [4:0]        n;
+      logic [CTA_W-1:0]  c;
+      logic [32*TID_W-1:0] t;
+      logic [31:0]       u;
+      logic              uni;
+      w = rd_warp_i[p*WARP_W +: WARP_W];
+      n = rd_num_i[p*5 +: 5];
+      c = warp_cta_i[w*CTA_W +: CTA_W];
+      t = tid_q[w];
+      uni = 1'b1;
+      case (n)
+        wg_isa_pkg::SR_NTID_X:    u = 32'(ntid_i[15:0]);
+        wg_isa_pkg::SR_NTID_Y:    u = 32'(ntid_i[31:16]);
+        wg_isa_pkg::SR_NTID_Z:    u = 32'(ntid_i[47:32]);
+        wg_isa_pkg::SR_CTAID_X:   u = 32'(cta_id_i[c*48 +: 16]);
+        wg_isa_pkg::SR_CTAID_Y:   u = 32'(cta_id_i[c*48 + 16 +: 16]);
+        wg_isa_pkg::SR_CTAID_Z:   u = 32'(cta_id_i[c*48 + 32 +: 16]);
+        wg_isa_pkg::SR_NCTAID_X:  u = 32'(nctaid_i[15:0]);
+        wg_isa_pkg::SR_NCTAID_Y:  u = 32'(nctaid_i[31:16]);
+        wg_isa_pkg::SR_NCTAID_Z:  u = 32'(nctaid_i[47:32]);
+        wg_isa_pkg::SR_WARPID:    u = 32'(warp_wic_i[w*5 +: 5]);
+        wg_isa_pkg::SR_SMID:      u = 32'(sm_id_i);
+        wg_isa_pkg::SR_CLOCK:     u = clock_i[31:0];
+        wg_isa_pkg::SR_CLOCKHI:   u = clock_i[63:32];
+        default: begin
+          u   = '0;
+          uni = 1'b0;
+        end
+      endcase
+      for (int l = 0; l < 32; l++) begin
+        logic [31:0] v;
+        case (n)
+          wg_isa_pkg::SR_TID_X:   v = 32'(t[l*TID_W +: 10]);
+          wg_isa_pkg::SR_TID_Y:   v = 32'(t[l*TID_W + 10 +: 10]);
+          wg_isa_pkg::SR_TID_Z:   v = 32'(t[l*TID_W + 20 +: 6]);
+          wg_isa_pkg::SR_LANEID:  v = 32'(l);
+          default:                v = '0;
+        endcase
+        rd_row_o[p*1024 + l*32 +: 32] = uni ? u : v;
+      end
+    end
+  end
+
+  logic unused_ok;
+  assign unused_ok = rst_ni;
+
+endmodule

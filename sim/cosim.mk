@@ -1,0 +1,20 @@
+# Constrained-random co-simulation (docs/cosim.md). Included by the top-level Makefile.
+#   make cosim SEEDS=200 SEED0=1                 func self-check (second golden model, random warp order)
+#   make cosim SEEDS=50 COSIM_TARGET=sim         the RTL through the sim target, in lockstep
+# Failing seeds are kept in $(BUILD)/cosim-fail for build/wg-cosim --replay.
+
+SEEDS ?= 100
+SEED0 ?= 1
+COSIM_TARGET ?= func
+COSIM := $(BUILD)/wg-cosim
+WGSIM_LIB := $(BUILD)/sim/libwgsim.a
+# The sim target (host/src/target_sim.c) needs the Verilated SM once it is registered in wg_targets.
+COSIM_LIBS := $(if $(wildcard $(WGSIM_LIB)),$(WGSIM_LIB) -lstdc++)
+
+.PHONY: cosim
+
+$(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(COSIM_LIBS) $(LDLIBS)
+
+cosim: $(COSIM)
+	$(COSIM) --seeds $(SEEDS) --seed0 $(SEED0) --target $(COSIM_TARGET) --keep $(BUILD)/cosim-fail

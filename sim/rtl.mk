@@ -1,0 +1,167 @@
+# SM core RTL: Verilator unit tests, the generated ISA package, lint and synthesis.
+# Included by the top-level Makefile; adds its recipes to the double-colon rule rtl-test.
+#   make rtl-test          check rtl/wg_isa_pkg.sv against the instruction table, lint the
+#                          blocks at several parameter sets, build and run every unit test
+#   make rtl-isa-pkg       regenerate rtl/wg_isa_pkg.sv (commit the result)
+#   make rtl-synth         yosys figures of wg_regfile for docs/regfile.md (iCE40, XC7)
+#   make build/rtl/test_regfile/test_regfile          build one test
+#   build/rtl/test_regfile/test_regfile --seed=7 --trace   run it: new seed, FST trace
+#   make rtl-test RTL_TEST_ARGS=--seed=7                 every test with another seed
+# Each test is its own Verilator build in build/rtl/<test>/ (one parameter set each);
+# builds are incremental: a test is rebuilt when its RTL, C++, harness or this file changes.
+
+VERILATOR ?= verilator
+YOSYS ?= yosys
+
+RTL_DIR := $(BUILD)/rtl
+RTL_PKGS := rtl/wg_isa_pkg.sv rtl/wg_pkg.sv
+RTL_VLT := $(wildcard rtl/*.vlt)
+RTL_OPT ?= -O1
+RTL_TEST_ARGS ?=
+RTL_MAKEFLAGS := OPT_FAST=$(RTL_OPT) OPT_SLOW=$(RTL_OPT) OPT_GLOBAL=$(RTL_OPT)
+RTL_VFLAGS := --cc --exe -Wall --assert --x-assign unique --x-initial unique --trace-fst \
+              -CFLAGS "-I$(CURDIR)/sim -I$(CURDIR)/host/src -I$(CURDIR)/host/include"
+RTL_HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wshadow -Werror -Ihost/include -Ihost/src
+
+# Verilator's run-time library (verilated.o, verilated_threads.o, verilated_fst_c.o) is
+# the same for every test: build it once, from a generated makefile with the same flags,
+# and give each test a copy (newer than its makefile, so it is not compiled again).
+RTL_RT := $(RTL_DIR)/runtime
+RTL_RT_OBJS := verilated.o verilated_threads.o verilated_fst_c.o
+
+$(RTL_RT)/stamp: rtl/wg_spill_reg.sv $(RTL_VLT) sim/rtl.mk
+	@mkdir -p $(@D)
+	@echo "BUILD Verilator run-time library"
+	@$(VERILATOR) $(RTL_VFLAGS) --top-module wg_spill_reg --Mdir $(RTL_RT) $(RTL_VLT) rtl/wg_spill_reg.sv \
+		$(abspath tests/rtl/test_spill_reg.cpp) >$(RTL_RT)/build.log 2>&1 \
+		&& $(MAKE) -s --no-print-directory -C $(RTL_RT) -f Vwg_spill_reg.mk -j 2 $(RTL_MAKEFLAGS) \
+		$(RTL_RT_OBJS) >>$(RTL_RT)/build.log 2>&1 || { cat $(RTL_RT)/build.log; exit 1; }
+	@touch $@
+
+RTL_TESTS :=
+
+# $(call rtl_test,NAME,TOP,RTL FILES,C++ SOURCE,VERILATOR OPTIONS,EXTRA LINK OBJECTS,PARALLEL)
+# Parameters go to Verilator (-G) and, as -D macros, to the C++ test. PARALLEL = 1 compiles
+# the model's files separately, two at a time (large models); otherwise as one unit.
+define rtl_test
+RTL_TESTS += $(RTL_DIR)/$(1)/$(1)
+$(RTL_DIR)/$(1)/$(1): $(RTL_PKGS) $(3) $(RTL_VLT) $(4) $(6) sim/harness.h sim/rtl.mk $(RTL_RT)/stamp
+	@mkdir -p $$(@D)
+	@echo "VERILATE $(1)"
+	@$(VERILATOR) $(RTL_VFLAGS) $(5) --top-module $(2) --Mdir $(RTL_DIR)/$(1) -o $(1) \
+		$(RTL_VLT) $(RTL_PKGS) $(3) $$(abspath $(4) $(6)) >$(RTL_DIR)/$(1)/build.log 2>&1 \
+		&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(RTL_DIR)/$(1)/ \
+		&& $(MAKE) -s --no-print-directory -C $(RTL_DIR)/$(1) -f V$(2).mk -j 2 $(RTL_MAKEFLAGS) \
+		VM_PARALLEL_BUILDS=$(if $(7),1,0) $(1) >>$(RTL_DIR)/$(1)/build.log 2>&1 \
+		|| { cat $(RTL_DIR)/$(1)/build.log; exit 1; }
+endef
+
+$(eval $(call rtl_test,test_fifo,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+	-GDEPTH=4 -GWIDTH=32 -CFLAGS "-DFIFO_DEPTH=4 -DFIFO_WIDTH=32 -DFIFO_FT=0"))
+$(eval $(call rtl_test,test_fifo_ft,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+	-GDEPTH=3 -GWIDTH=12 "-GFALL_THROUGH=1'b1" -CFLAGS "-DFIFO_DEPTH=3 -DFIFO_WIDTH=12 -DFIFO_FT=1"))
+$(eval $(call rtl_test,test_fifo_d1,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+	-GDEPTH=1 -GWIDTH=8 -CFLAGS "-DFIFO_DEPTH=1 -DFIFO_WIDTH=8 -DFIFO_FT=0"))
+$(eval $(call rtl_test,test_rr_arbiter,wg_rr_arbiter,rtl/wg_rr_arbiter.sv,tests/rtl/test_rr_arbiter.cpp,\
+	-GN=5 -CFLAGS -DARB_N=5))
+$(eval $(call rtl_test,test_spill_reg,wg_spill_reg,rtl/wg_spill_reg.sv,tests/rtl/test_spill_reg.cpp,\
+	-GWIDTH=32))
+$(eval $(call rtl_test,test_ram,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/test_ram.cpp,\
+	-GDEPTH=100 -GWIDTH=32 -GEN_GRAIN=8 -CFLAGS "-DRAM_DEPTH=100 -DRAM_WIDTH=32 -DRAM_GRAIN=8"))
+$(eval $(call rtl_test,test_ram_word,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/test_ram.cpp,\
+	-GDEPTH=64 -GWIDTH=24 -GEN_GRAIN=0 -CFLAGS "-DRAM_DEPTH=64 -DRAM_WIDTH=24 -DRAM_GRAIN=0"))
+$(eval $(call rtl_test,test_isa_pkg,tb_isa_pkg,tests/rtl/tb_isa_pkg.sv,tests/rtl/test_isa_pkg.cpp,,\
+	$(RTL_DIR)/isa.o))
+
+# Register file: the GTX480 size; a scaled FPGA size (4 warps, 4 lanes per row: 8 parts);
+# dual-ported banks (WR_BLOCKS_RD=0) with 2 banks and 8 lanes per row (4 parts).
+RTL_RF_SRCS := rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv
+RTL_RF_DEFAULT := NUM_WARPS=48 NUM_REGS=32768 NUM_BANKS=16 LANES=32 WRB=1
+RTL_RF_SMALL := NUM_WARPS=4 NUM_REGS=1024 NUM_BANKS=4 LANES=4 WRB=1
+RTL_RF_DP := NUM_WARPS=8 NUM_REGS=2048 NUM_BANKS=2 LANES=8 WRB=0
+rtl_rf_get = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
+rtl_rf_opts = -GNUM_WARPS=$(call rtl_rf_get,NUM_WARPS,$(1)) -GNUM_REGS=$(call rtl_rf_get,NUM_REGS,$(1)) \
+	-GNUM_BANKS=$(call rtl_rf_get,NUM_BANKS,$(1)) -GLANES_PER_ROW=$(call rtl_rf_get,LANES,$(1)) \
+	"-GWR_BLOCKS_RD=1'b$(call rtl_rf_get,WRB,$(1))" \
+	-CFLAGS "-DRF_NUM_WARPS=$(call rtl_rf_get,NUM_WARPS,$(1)) -DRF_NUM_REGS=$(call rtl_rf_get,NUM_REGS,$(1)) \
+	-DRF_NUM_BANKS=$(call rtl_rf_get,NUM_BANKS,$(1)) -DRF_LANES=$(call rtl_rf_get,LANES,$(1)) \
+	-DRF_WR_BLOCKS_RD=$(call rtl_rf_get,WRB,$(1))"
+$(eval $(call rtl_test,test_regfile,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_regfile.cpp,\
+	$(call rtl_rf_opts,$(RTL_RF_DEFAULT)),,1))
+$(eval $(call rtl_test,test_regfile_small,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_regfile.cpp,\
+	$(call rtl_rf_opts,$(RTL_RF_SMALL)),,1))
+$(eval $(call rtl_test,test_regfile_dp,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_regfile.cpp,\
+	$(call rtl_rf_opts,$(RTL_RF_DP)),,1))
+
+# The instruction table in C, for test_isa_pkg.
+$(RTL_DIR)/isa.o: host/src/isa.c host/src/isa.h host/src/isa_table.h host/include/warpgate.h sim/rtl.mk
+	@mkdir -p $(@D)
+	$(CC) $(RTL_HOST_CFLAGS) -c $< -o $@
+
+# --- generated ISA package ---------------------------------------------------------
+RTL_GEN := $(RTL_DIR)/tools/gen_isa_sv
+
+$(RTL_GEN): host/tools/gen_isa_sv.c host/src/isa.c host/src/isa.h host/src/isa_table.h sim/rtl.mk
+	@mkdir -p $(@D)
+	$(CC) $(RTL_HOST_CFLAGS) host/tools/gen_isa_sv.c host/src/isa.c -o $@
+
+.PHONY: rtl-isa-pkg rtl-isa-check rtl-lint-params rtl-unit-tests rtl-synth
+
+rtl-isa-pkg: $(RTL_GEN)
+	$(RTL_GEN) > rtl/wg_isa_pkg.sv
+
+rtl-isa-check: $(RTL_GEN)
+	@$(RTL_GEN) > $(RTL_DIR)/wg_isa_pkg.sv
+	@diff -u rtl/wg_isa_pkg.sv $(RTL_DIR)/wg_isa_pkg.sv \
+		|| { echo "rtl/wg_isa_pkg.sv differs from the instruction table: run make rtl-isa-pkg"; exit 1; }
+	@echo "rtl/wg_isa_pkg.sv matches the instruction table"
+
+# --- lint ---------------------------------------------------------------------------
+# scripts/lint.sh (make lint) lints every module at its default parameters; this adds the
+# blocks at parameter sets the tests do not build (corner widths: 1 bank, 1 warp, 1 lane
+# per row, depth-1 FIFO, N=1 arbiter).
+RTL_LINT := $(VERILATOR) --lint-only -Wall $(RTL_VLT) $(RTL_PKGS)
+rtl-lint-params:
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv --top-module wg_regfile
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv --top-module wg_regfile \
+		-GNUM_WARPS=1 -GNUM_REGS=512 -GNUM_BANKS=1 -GLANES_PER_ROW=1 -GTAG_W=1 -GCNT_W=8
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv --top-module wg_regfile \
+		-GNUM_WARPS=6 -GNUM_REGS=4096 -GNUM_BANKS=32 -GLANES_PER_ROW=16 "-GWR_BLOCKS_RD=1'b0"
+	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=1 -GWIDTH=1 "-GFALL_THROUGH=1'b1"
+	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
+	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
+	@echo "rtl: lint clean at all parameter sets"
+
+# --- tests --------------------------------------------------------------------------
+rtl-unit-tests: $(RTL_TESTS)
+	@set -o pipefail; failed=; \
+	for t in $(RTL_TESTS); do \
+		$$t $(RTL_TEST_ARGS) 2>&1 | tee $$t.log | sed 's/^/  /' || failed="$$failed $$(basename $$t)"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "rtl: FAILED:$$failed"; exit 1; fi; \
+	echo "rtl: $(words $(RTL_TESTS)) unit tests passed"
+
+rtl-test:: rtl-isa-check rtl-lint-params rtl-unit-tests
+
+# --- synthesis (docs/regfile.md) ----------------------------------------------------
+# iCE40: the smallest FPGA build (4 warps, 8 registers per thread, 4 lanes per row);
+# XC7: the GTX480 defaults. No latches allowed (yosys reports "Latch inferred").
+RTL_SYN_DIR := $(RTL_DIR)/synth
+RTL_SYN_FILES := $(RTL_PKGS) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv
+RTL_SYN_ICE40 := -set NUM_WARPS 4 -set NUM_REGS 1024 -set NUM_BANKS 2 -set LANES_PER_ROW 4 -set CNT_W 16
+
+RTL_SYN_ICE40_CMD := read_verilog -sv $(RTL_SYN_FILES); chparam $(RTL_SYN_ICE40) wg_regfile; \
+	synth_ice40 -top wg_regfile; check -assert; tee -q -o $(RTL_SYN_DIR)/ice40.stat stat
+RTL_SYN_XC7_CMD := read_verilog -sv $(RTL_SYN_FILES); synth_xilinx -family xc7 -top wg_regfile; \
+	check -assert; tee -q -o $(RTL_SYN_DIR)/xc7.stat stat
+
+rtl-synth:
+	@mkdir -p $(RTL_SYN_DIR)
+	$(YOSYS) -q -l $(RTL_SYN_DIR)/ice40.log -p '$(RTL_SYN_ICE40_CMD)'
+	$(YOSYS) -q -l $(RTL_SYN_DIR)/xc7.log -p '$(RTL_SYN_XC7_CMD)'
+	@! grep -a "Latch inferred" $(RTL_SYN_DIR)/ice40.log $(RTL_SYN_DIR)/xc7.log
+	@for f in ice40 xc7; do echo "$$f:"; sed -n '/design hierarchy/,$$p' $(RTL_SYN_DIR)/$$f.stat \
+		| grep -E '^ +(SB_|LUT|RAM|FD|MUXF|CARRY|DSP)' ; done

@@ -1,0 +1,465 @@
+// wgsim: the Verilated SM (rtl/wg_sm.sv) behind the C API of sim/wgsim.h.
+//
+// Each cycle: the queued inputs are driven (at most one kernel-register,
+// instruction-memory and parameter-store write, the oldest pending CTA
+// launch and memory response), the model settles with the clock low, the
+// handshakes of the cycle are sampled (valid && ready), then the clock rises.
+// Memory requests, CTA completions and retire beats go to queues that the
+// caller pops; the SM's ready inputs for them are always high.
+#include "wgsim.h"
+
+#include <verilated.h>
+#if VM_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
+
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <new>
+
+#include "Vwg_sm.h"
+
+// Build-time parameters (sim/sm.mk passes the same values to Verilator).
+#ifndef WGSIM_NUM_WARPS
+#define WGSIM_NUM_WARPS 48
+#endif
+#ifndef WGSIM_SIMD_WIDTH
+#define WGSIM_SIMD_WIDTH 16
+#endif
+#ifndef WGSIM_NUM_SIMD
+#define WGSIM_NUM_SIMD 2
+#endif
+#ifndef WGSIM_NUM_REGS
+#define WGSIM_NUM_REGS 32768
+#endif
+#ifndef WGSIM_NUM_CTAS
+#define WGSIM_NUM_CTAS 8
+#endif
+#ifndef WGSIM_SMEM_BYTES
+#define WGSIM_SMEM_BYTES 49152
+#endif
+#ifndef WGSIM_IMEM_DEPTH
+#define WGSIM_IMEM_DEPTH 4096
+#endif
+#ifndef WGSIM_CMEM_BYTES
+#define WGSIM_CMEM_BYTES 4096
+#endif
+#ifndef WGSIM_STACK_DEPTH
+#define WGSIM_STACK_DEPTH 64
+#endif
+#ifndef WGSIM_HAS_FP
+#define WGSIM_HAS_FP 1
+#endif
+#ifndef WGSIM_MEM_TAG_W
+#define WGSIM_MEM_TAG_W 8
+#endif
+
+namespace {
+
+constexpr int kEinval = -1;   // WG_EINVAL
+constexpr int kEnomem = -2;   // WG_ENOMEM
+
+struct Launch {
+	uint32_t x, y, z, linear;
+};
+struct Rsp {
+	uint32_t tag;
+	uint8_t rdata[WGSIM_MEM_BYTES];
+};
+struct Write {
+	uint32_t addr;
+	uint64_t data;
+};
+
+} // namespace
+
+struct wgsim {
+	std::unique_ptr<VerilatedContext> ctx;
+	Vwg_sm *top = nullptr;
+#if VM_TRACE_FST
+	VerilatedFstC *fst = nullptr;
+#endif
+	wgsim_opts opts{};
+	uint64_t cycle = 0;
+	std::deque<Write> cfg, imem, cmem;
+	std::deque<Launch> launches;
+	std::deque<Rsp> rsps;
+	std::deque<wgsim_mreq> mreqs;
+	std::deque<wgsim_retire> retires;
+	std::deque<uint32_t> dones;
+};
+
+static void dump(wgsim *s)
+{
+#if VM_TRACE_FST
+	if (s->fst && s->cycle >= s->opts.trace_start)
+		s->fst->dump(s->ctx->time());
+#endif
+	s->ctx->timeInc(1);
+}
+
+static void set_wide(uint32_t *w, const uint8_t *bytes, unsigned n)
+{
+	for (unsigned i = 0; i < n / 4; i++)
+		w[i] = (uint32_t)bytes[4 * i] | (uint32_t)bytes[4 * i + 1] << 8 | (uint32_t)bytes[4 * i + 2] << 16 |
+		       (uint32_t)bytes[4 * i + 3] << 24;
+}
+
+static void get_wide(uint8_t *bytes, const uint32_t *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		bytes[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+}
+
+// One clock cycle. Returns 1 when the SM has faulted.
+static int cycle(wgsim *s)
+{
+	Vwg_sm *t = s->top;
+
+	t->cfg_we_i = !s->cfg.empty();
+	if (t->cfg_we_i) {
+		t->cfg_addr_i = s->cfg.front().addr;
+		t->cfg_wdata_i = (uint32_t)s->cfg.front().data;
+	}
+	t->imem_we_i = !s->imem.empty();
+	if (t->imem_we_i) {
+		t->imem_addr_i = s->imem.front().addr;
+		t->imem_wdata_i = s->imem.front().data;
+	}
+	t->cmem_we_i = !s->cmem.empty();
+	if (t->cmem_we_i) {
+		t->cmem_addr_i = s->cmem.front().addr;
+		t->cmem_wdata_i = (uint32_t)s->cmem.front().data;
+	}
+	t->cta_valid_i = !s->launches.empty();
+	if (t->cta_valid_i) {
+		const Launch &l = s->launches.front();
+		t->cta_id_i = (uint64_t)(l.x & 0xFFFF) | (uint64_t)(l.y & 0xFFFF) << 16 | (uint64_t)(l.z & 0xFFFF) << 32;
+		t->cta_linear_i = l.linear;
+	}
+	t->mrsp_valid_i = !s->rsps.empty();
+	if (t->mrsp_valid_i) {
+		t->mrsp_tag_i = s->rsps.front().tag;
+		set_wide(t->mrsp_rdata_i.data(), s->rsps.front().rdata, WGSIM_MEM_BYTES);
+	}
+	t->mreq_ready_i = 1;
+	t->done_ready_i = 1;
+	t->ret_ready_i = 1;
+
+	t->clk_i = 0;
+	t->eval();
+	dump(s);
+
+	bool cta_fire = t->cta_valid_i && t->cta_ready_o;
+	bool rsp_fire = t->mrsp_valid_i && t->mrsp_ready_o;
+	if (t->mreq_valid_o) {
+		wgsim_mreq r;
+		r.cycle = s->cycle;
+		r.tag = t->mreq_tag_o;
+		r.cmd = t->mreq_cmd_o;
+		r.size = t->mreq_size_o;
+		r.atom_op = t->mreq_atom_op_o;
+		r.local = t->mreq_local_o;
+		r.addr = t->mreq_addr_o;
+		r.atom_b = t->mreq_atom_b_o;
+		r.atom_c = t->mreq_atom_c_o;
+		r.warp = t->mreq_warp_o;
+		r.pc = t->mreq_pc_o;
+		r.lane = t->mreq_lane_o;
+		for (unsigned i = 0; i < WGSIM_MEM_BYTES; i++)
+			r.wmask[i] = (t->mreq_wmask_o.data()[i / 32] >> (i % 32)) & 1;
+		get_wide(r.wdata, t->mreq_wdata_o.data(), WGSIM_MEM_BYTES);
+		s->mreqs.push_back(r);
+	}
+	if (t->done_valid_o)
+		s->dones.push_back(t->done_linear_o);
+	if (t->ret_valid_o) {
+		wgsim_retire r;
+		r.cycle = s->cycle;
+		r.warp = t->ret_warp_o;
+		r.cta_linear = t->ret_cta_linear_o;
+		r.wic = t->ret_wic_o;
+		r.seq = t->ret_seq_o;
+		r.pc = t->ret_pc_o;
+		r.active = t->ret_active_o;
+		r.exec = t->ret_exec_o;
+		r.dst = t->ret_dst_o;
+		r.reg = t->ret_reg_o;
+		r.beat = t->ret_beat_o;
+		r.last = t->ret_last_o;
+		memcpy(r.data, t->ret_data_o.data(), sizeof(r.data));
+		s->retires.push_back(r);
+	}
+
+	t->clk_i = 1;
+	t->eval();
+	dump(s);
+	s->cycle++;
+
+	if (!s->cfg.empty())
+		s->cfg.pop_front();
+	if (!s->imem.empty())
+		s->imem.pop_front();
+	if (!s->cmem.empty())
+		s->cmem.pop_front();
+	if (cta_fire)
+		s->launches.pop_front();
+	if (rsp_fire)
+		s->rsps.pop_front();
+	return t->fault_valid_o ? 1 : 0;
+}
+
+extern "C" {
+
+int wgsim_create(struct wgsim **sp, const struct wgsim_opts *opts)
+{
+	if (!sp)
+		return kEinval;
+	wgsim *s = new (std::nothrow) wgsim;
+	if (!s)
+		return kEnomem;
+	if (opts)
+		s->opts = *opts;
+	s->ctx.reset(new VerilatedContext);
+	s->ctx->debug(0);
+	s->ctx->randReset(0);
+	s->top = new Vwg_sm(s->ctx.get(), "sm");
+	s->top->sm_id_i = s->opts.sm_id & 0xFF;
+	for (unsigned i = 0; i < (WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH + 31) / 32; i++) {
+#if WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH > 64
+		s->top->lane_en_i.data()[i] = 0xFFFFFFFFu;
+#else
+		s->top->lane_en_i = ~0ull;
+#endif
+	}
+	if (s->opts.trace_fst) {
+#if VM_TRACE_FST
+		s->ctx->traceEverOn(true);
+		s->fst = new VerilatedFstC;
+		s->top->trace(s->fst, 99);
+		s->fst->open(s->opts.trace_fst);
+#endif
+	}
+	wgsim_reset(s);
+	*sp = s;
+	return 0;
+}
+
+void wgsim_destroy(struct wgsim *s)
+{
+	if (!s)
+		return;
+	s->top->final();
+#if VM_TRACE_FST
+	if (s->fst) {
+		s->fst->close();
+		delete s->fst;
+	}
+#endif
+	delete s->top;
+	delete s;
+}
+
+void wgsim_info(const struct wgsim *s, struct wgsim_info *info)
+{
+	(void)s;
+	info->num_warps = WGSIM_NUM_WARPS;
+	info->simd_width = WGSIM_SIMD_WIDTH;
+	info->num_simd = WGSIM_NUM_SIMD;
+	info->num_regs = WGSIM_NUM_REGS;
+	info->num_ctas = WGSIM_NUM_CTAS;
+	info->smem_bytes = WGSIM_SMEM_BYTES;
+	info->imem_depth = WGSIM_IMEM_DEPTH;
+	info->cmem_bytes = WGSIM_CMEM_BYTES;
+	info->stack_depth = WGSIM_STACK_DEPTH;
+	info->has_fp = WGSIM_HAS_FP;
+	info->mem_tag_bits = WGSIM_MEM_TAG_W;
+}
+
+void wgsim_reset(struct wgsim *s)
+{
+	s->cfg.clear();
+	s->imem.clear();
+	s->cmem.clear();
+	s->launches.clear();
+	s->rsps.clear();
+	s->mreqs.clear();
+	s->retires.clear();
+	s->dones.clear();
+	Vwg_sm *t = s->top;
+	t->rst_ni = 0;
+	t->cfg_we_i = 0;
+	t->imem_we_i = 0;
+	t->cmem_we_i = 0;
+	t->cta_valid_i = 0;
+	t->mrsp_valid_i = 0;
+	for (int i = 0; i < 4; i++) {
+		t->clk_i = 0;
+		t->eval();
+		dump(s);
+		t->clk_i = 1;
+		t->eval();
+		dump(s);
+		s->cycle++;
+	}
+	t->rst_ni = 1;
+	s->mreqs.clear();
+	s->retires.clear();
+	s->dones.clear();
+}
+
+int wgsim_cfg_write(struct wgsim *s, uint32_t addr, uint32_t value)
+{
+	if (!s || addr >= 16)
+		return kEinval;
+	s->cfg.push_back({addr, value});
+	return 0;
+}
+
+int wgsim_imem_write(struct wgsim *s, uint32_t pc, const uint64_t *words, uint32_t n)
+{
+	if (!s || (!words && n) || (uint64_t)pc + n > WGSIM_IMEM_DEPTH)
+		return kEinval;
+	for (uint32_t i = 0; i < n; i++)
+		s->imem.push_back({pc + i, words[i]});
+	return 0;
+}
+
+int wgsim_cmem_write(struct wgsim *s, const uint8_t *bytes, uint32_t n)
+{
+	if (!s || (!bytes && n) || n > WGSIM_CMEM_BYTES)
+		return kEinval;
+	for (uint32_t i = 0; i < n; i += 4) {
+		uint32_t w = 0;
+		for (uint32_t k = 0; k < 4 && i + k < n; k++)
+			w |= (uint32_t)bytes[i + k] << (8 * k);
+		s->cmem.push_back({i / 4, w});
+	}
+	return 0;
+}
+
+int wgsim_cta_launch(struct wgsim *s, uint32_t x, uint32_t y, uint32_t z, uint32_t linear)
+{
+	if (!s)
+		return kEinval;
+	s->launches.push_back({x, y, z, linear});
+	return 0;
+}
+
+uint32_t wgsim_cta_pending(const struct wgsim *s)
+{
+	return (uint32_t)s->launches.size();
+}
+
+int wgsim_cta_done(struct wgsim *s, uint32_t *linear)
+{
+	if (s->dones.empty())
+		return 0;
+	if (linear)
+		*linear = s->dones.front();
+	s->dones.pop_front();
+	return 1;
+}
+
+int wgsim_mreq_pop(struct wgsim *s, struct wgsim_mreq *r)
+{
+	if (s->mreqs.empty())
+		return 0;
+	if (r)
+		*r = s->mreqs.front();
+	s->mreqs.pop_front();
+	return 1;
+}
+
+int wgsim_mrsp_push(struct wgsim *s, uint32_t tag, const uint8_t rdata[WGSIM_MEM_BYTES])
+{
+	if (!s || tag >= (1u << WGSIM_MEM_TAG_W))
+		return kEinval;
+	Rsp r;
+	r.tag = tag;
+	if (rdata)
+		memcpy(r.rdata, rdata, WGSIM_MEM_BYTES);
+	else
+		memset(r.rdata, 0, WGSIM_MEM_BYTES);
+	s->rsps.push_back(r);
+	return 0;
+}
+
+int wgsim_retire_pop(struct wgsim *s, struct wgsim_retire *r)
+{
+	if (s->retires.empty())
+		return 0;
+	if (r)
+		*r = s->retires.front();
+	s->retires.pop_front();
+	return 1;
+}
+
+int wgsim_fault(const struct wgsim *s, struct wgsim_fault *f)
+{
+	const Vwg_sm *t = s->top;
+	if (!t->fault_valid_o)
+		return 0;
+	if (f) {
+		f->code = t->fault_code_o;
+		f->warp = t->fault_warp_o;
+		f->pc = t->fault_pc_o;
+		f->lane = t->fault_lane_o;
+		f->addr = t->fault_addr_o;
+		f->cta_linear = t->fault_cta_linear_o;
+	}
+	return 1;
+}
+
+int wgsim_step(struct wgsim *s, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (cycle(s))
+			return 1;
+	return 0;
+}
+
+uint64_t wgsim_cycle(const struct wgsim *s)
+{
+	return s->cycle;
+}
+
+int wgsim_busy(const struct wgsim *s)
+{
+	return s->top->busy_o || !s->launches.empty() || !s->rsps.empty();
+}
+
+int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
+{
+	static const char *const cls[12] = { "int",          "imul",        "fp",         "sfu",
+		                             "ldst_global",  "ldst_shared", "ldst_local", "ldst_param",
+		                             "atomic",       "branch",      "barrier",    "control" };
+	static const char *const cls_names[12] = {
+		"class_int",          "class_imul",        "class_fp",         "class_sfu",
+		"class_ldst_global",  "class_ldst_shared", "class_ldst_local", "class_ldst_param",
+		"class_atomic",       "class_branch",      "class_barrier",    "class_control"
+	};
+	(void)cls;
+	const Vwg_sm *t = s->top;
+	wgsim_counter all[32];
+	int n = 0;
+	all[n++] = { "cycles", t->cnt_cycles_o };
+	all[n++] = { "active_cycles", t->cnt_active_o };
+	all[n++] = { "warp_insts", t->cnt_winst_o };
+	all[n++] = { "thread_insts", t->cnt_tinst_o };
+	for (int i = 0; i < 12; i++)
+		all[n++] = { cls_names[i], (uint64_t)t->cnt_class_o.data()[i] };
+	all[n++] = { "stall_no_instruction", t->cnt_stall_idle_o };
+	all[n++] = { "stall_scoreboard", t->cnt_stall_hazard_o };
+	all[n++] = { "stall_pipeline_busy", t->cnt_stall_busy_o };
+	all[n++] = { "rf_bank_conflicts", t->cnt_bank_conf_o };
+	all[n++] = { "rf_write_port_waits", t->cnt_wr_conf_o };
+	all[n++] = { "mem_requests", t->cnt_mreq_o };
+	all[n++] = { "shared_param_accesses", t->cnt_smem_o };
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = all[i];
+	return n;
+}
+
+} // extern "C"

@@ -1,0 +1,329 @@
+/*
+ * cmocka tests of the sim target's plumbing (host/src/target_sim.c) on the
+ * scripted wgsim stand-in (tests/sim_fake/): kernel set-up, CTA dispatch
+ * order, the memory port (reads, byte-masked writes, atomics, latency),
+ * error messages of bad accesses and SM faults, the watchdog, the retire
+ * stream restored to program order, statistics and options. The stand-in
+ * executes nothing, so lockstep is off here; lockstep itself is tested in
+ * test_lockstep.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "func_fixture.h"
+#include "target.h"
+
+/* The stand-in is compiled into this test (the unit-test rule links one object and the library). */
+#include "../sim_fake/wgsim_fake.c"
+
+extern const struct wg_target_ops wg_target_sim;
+
+struct tfx {
+	struct fx *f;
+	void *priv;
+	struct wgsim *s; /* the stand-in of the current target instance */
+	uint32_t buf;    /* a 256-byte buffer, bytes i = i */
+	int scenario;
+	uint64_t req_cycle;
+};
+
+static struct tfx *T;
+
+static int setup(void **state)
+{
+	struct tfx *t = calloc(1, sizeof(*t));
+	struct wg_err err = { { 0 } };
+
+	fx_setup(state);
+	t->f = *state;
+	memset(&wgsim_fake, 0, sizeof(wgsim_fake));
+	assert_int_equal(wg_target_sim.create(&t->priv, t->f->gmem, &t->f->cfg, &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "lockstep", "0", &err), 0);
+	t->s = *(struct wgsim **)t->priv; /* first member of the target's state */
+	t->buf = fx_alloc(t->f, 256);
+	for (unsigned i = 0; i < 256; i++)
+		((uint8_t *)fx_ptr(t->f, t->buf, 256))[i] = (uint8_t)i;
+	T = t;
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tfx *t = *state;
+	void *f = t->f;
+
+	wg_target_sim.destroy(t->priv);
+	free(t);
+	memset(&wgsim_fake, 0, sizeof(wgsim_fake));
+	return fx_teardown(&f);
+}
+
+static int launch(struct tfx *t, const char *src, wg_dim3 grid, wg_dim3 block, const void *params,
+                  struct wg_stats *st, struct wg_retire_log *log)
+{
+	struct wg_launch l = { 0 };
+
+	l.kernel = fx_asm(t->f, src);
+	l.grid = grid;
+	l.block = block;
+	l.params = params;
+	l.threads_per_cta = block.x * block.y * block.z;
+	l.warps_per_cta = (l.threads_per_cta + 31) / 32;
+	l.ctas = (uint64_t)grid.x * grid.y * grid.z;
+	memset(st, 0, sizeof(*st));
+	memset(&t->f->err, 0, sizeof(t->f->err));
+	return wg_target_sim.launch(t->priv, &l, st, log, &t->f->err);
+}
+
+static const char small_src[] =
+	".kernel k\n"
+	".regs 4\n"
+	".local 16\n"
+	".param u32 a\n"
+	".param u32 b\n"
+	"    S2R R0, SR_TID.X\n"
+	"    LDC.32 R1, [a]\n"
+	"    EXIT\n";
+
+static void setup_registers_dispatch_and_statistics(void **state)
+{
+	struct tfx *t = *state;
+	uint32_t params[2] = { 0x11223344, 0x55667788 };
+	struct wg_stats st;
+	uint64_t in_use = wg_gmem_in_use(t->f->gmem);
+
+	assert_int_equal(launch(t, small_src, fx_dim(3, 2, 1), fx_dim(40, 1, 1), params, &st, NULL), 0);
+	assert_int_equal(wgsim_fake_cfg(t->s, 0), 0);
+	assert_int_equal(wgsim_fake_cfg(t->s, 1), 4);
+	assert_int_equal(wgsim_fake_cfg(t->s, 3), 16);
+	assert_true(wgsim_fake_cfg(t->s, 4) >= WG_GMEM_BASE);
+	assert_int_equal(wgsim_fake_cfg(t->s, 5), 40);
+	assert_int_equal(wgsim_fake_cfg(t->s, 8), 3);
+	assert_int_equal(wgsim_fake_cfg(t->s, 9), 2);
+	assert_int_equal(wgsim_fake_cfg(t->s, 11), 40);
+	assert_int_equal(wgsim_fake_cfg(t->s, 12), 8);
+	assert_int_equal(wgsim_fake_cfg(t->s, 14), 240);
+	assert_memory_equal(wgsim_fake_cmem(t->s), params, 8);
+	assert_memory_equal(wgsim_fake_imem(t->s), t->f->img.kernels[0].code, 3 * 8);
+	assert_int_equal(wgsim_fake_nlaunched(t->s), 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(wgsim_fake_launched(t->s, i), i);
+	assert_int_equal(st.ctas, 6);
+	assert_int_equal(st.warps, 12);
+	assert_int_equal(st.threads, 240);
+	assert_true(st.cycles >= 15); /* two CTAs at a time, 5 cycles each */
+	assert_int_equal(wg_gmem_in_use(t->f->gmem), in_use); /* the local region is freed */
+}
+
+static void launch_that_does_not_fit_is_refused(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	static const char big[] = ".kernel k\n.regs 63\n    EXIT\n";
+
+	assert_int_equal(launch(t, big, fx_dim(1, 1, 1), fx_dim(1024, 1, 1), NULL, &st, NULL), WG_ELAUNCH);
+	assert_non_null(strstr(t->f->err.msg, "kernel 'k': launch does not fit the SM"));
+}
+
+/* Scenarios driven from the stand-in's hooks. */
+enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE };
+
+static void beat(struct wgsim *s, uint32_t slot, uint32_t cta, uint32_t wic, uint32_t seq, uint32_t pc, uint8_t dst,
+                 uint8_t reg, uint8_t b, uint8_t last, uint32_t base)
+{
+	struct wgsim_retire r = { 0 };
+
+	r.warp = slot;
+	r.cta_linear = cta;
+	r.wic = wic;
+	r.seq = seq;
+	r.pc = pc;
+	r.active = r.exec = 0x3;
+	r.dst = dst;
+	r.reg = reg;
+	r.beat = b;
+	r.last = last;
+	for (unsigned l = 0; l < 32; l++)
+		r.data[l] = base + l;
+	wgsim_fake_push_retire(s, &r);
+}
+
+static void on_launch(struct wgsim *s, uint32_t linear, void *ctx)
+{
+	struct tfx *t = ctx;
+	struct wgsim_mreq q = { 0 };
+
+	if (linear != 0)
+		return;
+	switch (t->scenario) {
+	case SC_MEM:
+		q.tag = 1; q.cmd = 0; q.size = 2; q.addr = t->buf + 8;
+		wgsim_fake_push_mreq(s, &q);
+		memset(&q, 0, sizeof(q));
+		q.tag = 2; q.cmd = 1; q.size = 2; q.addr = t->buf + 12;
+		q.wmask[(t->buf + 12) % 128] = 1; q.wdata[(t->buf + 12) % 128] = 0xAB;
+		q.wmask[(t->buf + 14) % 128] = 1; q.wdata[(t->buf + 14) % 128] = 0xCD;
+		wgsim_fake_push_mreq(s, &q);
+		memset(&q, 0, sizeof(q));
+		q.tag = 3; q.cmd = 2; q.size = 2; q.addr = t->buf + 32; q.atom_op = 12; /* ADD.F32 */
+		q.atom_b = 0x7F800000u;                                            /* +inf */
+		wgsim_fake_push_mreq(s, &q);
+		memset(&q, 0, sizeof(q));
+		q.tag = 4; q.cmd = 2; q.size = 2; q.addr = t->buf + 36; q.atom_op = 4; /* CAS */
+		q.atom_b = 0x27262524u; q.atom_c = 7;
+		wgsim_fake_push_mreq(s, &q);
+		t->req_cycle = wgsim_cycle(s);
+		break;
+	case SC_BAD_ADDR:
+		beat(s, 5, 0, 1, 0, 0, 0, 0, 0, 1, 0);
+		q.tag = 1; q.cmd = 0; q.size = 2; q.addr = 0x10; q.warp = 5; q.pc = 7; q.lane = 3;
+		wgsim_fake_push_mreq(s, &q);
+		break;
+	case SC_FAULT: {
+		struct wgsim_fault f = { .code = 2, .warp = 9, .pc = 1, .lane = 4, .addr = 0x1002, .cta_linear = 0 };
+
+		wgsim_fake_set_fault(s, &f);
+		break;
+	}
+	case SC_RETIRE:
+		/* warp 0: seq 1 (a 2-register load) retires before seq 0 */
+		beat(s, 0, 0, 0, 1, 1, 1, 4, 0, 0, 0x100);
+		beat(s, 0, 0, 0, 1, 1, 1, 5, 1, 1, 0x200);
+		beat(s, 0, 0, 0, 0, 0, 2, 1, 0, 1, 0);
+		beat(s, 0, 0, 0, 2, 2, 0, 0, 0, 1, 0);
+		break;
+	}
+}
+
+static void memory_port_reads_writes_atomics_with_latency(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	uint8_t *m = fx_ptr(t->f, t->buf, 256);
+	uint32_t w;
+
+	assert_int_equal(wg_target_sim.set_option(t->priv, "mem_latency", "7", &err), 0);
+	t->scenario = SC_MEM;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(wgsim_fake_nrsp(t->s), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_true(wgsim_fake_rsp(t->s, i)->cycle >= t->req_cycle + 7);
+	assert_int_equal(wgsim_fake_rsp(t->s, 0)->tag, 1);
+	memcpy(&w, wgsim_fake_rsp(t->s, 0)->rdata + (t->buf + 8) % 128, 4);
+	assert_int_equal(w, 0x0B0A0908);
+	assert_int_equal(m[12], 0xAB);
+	assert_int_equal(m[13], 13); /* not enabled */
+	assert_int_equal(m[14], 0xCD);
+	memcpy(&w, m + 32, 4);
+	assert_int_equal(w, 0x7F800000u); /* finite + inf */
+	memcpy(&w, wgsim_fake_rsp(t->s, 2)->rdata + (t->buf + 32) % 128, 4);
+	assert_int_equal(w, 0x23222120); /* the old word */
+	memcpy(&w, m + 36, 4);
+	assert_int_equal(w, 7); /* CAS matched */
+}
+
+static void access_outside_allocations_names_the_warp(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+
+	t->scenario = SC_BAD_ADDR;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	assert_int_equal(launch(t, small_src, fx_dim(2, 1, 1), fx_dim(64, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL),
+	                 WG_EFAULT);
+	assert_non_null(strstr(t->f->err.msg,
+	                       "kernel 'k': CTA (0,0,0) warp 1 pc 7 lane 3: global load of 4 bytes at 0x00000010 is "
+	                       "outside every allocation"));
+}
+
+static void sm_fault_becomes_an_error(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+
+	t->scenario = SC_FAULT;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL),
+	                 WG_EFAULT);
+	assert_non_null(strstr(t->f->err.msg, "kernel 'k': CTA (0,0,0) warp slot 9 pc 1 lane 4: misaligned address at "
+	                                      "0x00001002"));
+}
+
+static void watchdog_stops_a_stuck_launch(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+
+	wgsim_fake.cta_cycles = 1000000;
+	assert_int_equal(wg_target_sim.set_option(t->priv, "watchdog", "500", &err), 0);
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL),
+	                 WG_ETIMEOUT);
+	assert_non_null(strstr(t->f->err.msg, "kernel 'k': no instruction retired for"));
+}
+
+static void retire_beats_become_log_lines_in_program_order(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	char path[64], *log;
+	struct fx_ret r[8];
+
+	t->scenario = SC_RETIRE;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	fx_log_begin(t->f, path);
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(2, 1, 1), (uint32_t[]){ 1, 2 }, &st, t->f->log),
+	                 0);
+	log = fx_log_end(t->f, path);
+	assert_non_null(strstr(log, "# kernel k grid 1 1 1 block 2 1 1\n"));
+	assert_int_equal(fx_log_lines(log, 0, 0, r, 8), 3);
+	assert_int_equal(r[0].pc, 0);
+	assert_string_equal(r[0].dst, "P1");
+	assert_int_equal(r[1].pc, 1);
+	assert_string_equal(r[1].dst, "R4x2");
+	assert_int_equal(strncmp(r[1].values, "00000100:00000200 00000101:00000201\n", 36), 0);
+	assert_int_equal(r[2].pc, 2);
+	assert_string_equal(r[2].dst, "-");
+	assert_int_equal(st.warp_insts, 3);
+	free(log);
+}
+
+static void options(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_err err = { { 0 } };
+
+	assert_int_equal(wg_target_sim.set_option(t->priv, "nosuch", "1", &err), WG_ENOTSUP);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "lockstep", "maybe", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "lockstep", "end", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "mem_latency", "0", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "sched", "gto", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "trace_fst", "/tmp/x.fst", &err), 0);
+	assert_string_equal(wgsim_fake_trace(*(struct wgsim **)t->priv), "/tmp/x.fst");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(setup_registers_dispatch_and_statistics, setup, teardown),
+		cmocka_unit_test_setup_teardown(launch_that_does_not_fit_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(memory_port_reads_writes_atomics_with_latency, setup, teardown),
+		cmocka_unit_test_setup_teardown(access_outside_allocations_names_the_warp, setup, teardown),
+		cmocka_unit_test_setup_teardown(sm_fault_becomes_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(watchdog_stops_a_stuck_launch, setup, teardown),
+		cmocka_unit_test_setup_teardown(retire_beats_become_log_lines_in_program_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(options, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("target_sim", tests, NULL, NULL);
+}
