@@ -44,7 +44,7 @@ module wg_barrier #(
       check_q <= (arr_valid_i != '0) || fin_event_i;
       fault_o <= 1'b0;
       if (check_q) begin
-        for (int c = 0; c < int'(NUM_CTAS); c++) begin
+        for (int c = 0; c < 32'(NUM_CTAS); c++) begin
           logic [NUM_WARPS-1:0] live;
           logic                 same, first;
           logic [3:0]           id0;
@@ -53,7 +53,7 @@ module wg_barrier #(
           first = 1'b1;
           id0   = '0;
           if (live != '0 && (live & ~wait_q) == '0) begin
-            for (int i = 0; i < int'(NUM_WARPS); i++) begin
+            for (int i = 0; i < 32'(NUM_WARPS); i++) begin
               if (live[i]) begin
                 if (first) id0 = bid_q[i];
                 else if (bid_q[i] != id0) same = 1'b0;
@@ -64,21 +64,21 @@ module wg_barrier #(
               rel = rel | live;
             end else begin
               fault_o <= 1'b1;
-              for (int i = int'(NUM_WARPS) - 1; i >= 0; i--) if (live[i]) fault_warp_o <= WARP_W'(i);
+              for (int i = 32'(NUM_WARPS) - 1; i >= 0; i--) if (live[i]) fault_warp_o <= WARP_W'(i);
             end
           end
         end
       end
       release_o <= rel;
       wait_q    <= wait_q & ~rel;
-      for (int p = 0; p < int'(NUM_PORTS); p++) begin
+      for (int p = 0; p < 32'(NUM_PORTS); p++) begin
         if (arr_valid_i[p]) wait_q[arr_warp_i[p*WARP_W +: WARP_W]] <= 1'b1;
       end
     end
   end
 
   always_ff @(posedge clk_i) begin
-    for (int p = 0; p < int'(NUM_PORTS); p++) begin
+    for (int p = 0; p < 32'(NUM_PORTS); p++) begin
       if (arr_valid_i[p]) bid_q[arr_warp_i[p*WARP_W +: WARP_W]] <= arr_id_i[p*4 +: 4];
     end
   end

@@ -1,6 +1,7 @@
 // wg_cta_ctrl: CTA slots, launch and completion (docs/sm.md section 2.2).
 //
-// Resources: CTA slot c owns shared bytes [c * SMEM_CTA, (c+1) * SMEM_CTA);
+// Resources: CTA slot c owns shared bytes [c * S, (c+1) * S), S = SMEM_CTA
+// rounded up to the shared memory's 16-byte rows;
 // warp slot w owns rows [(w / NUM_SIMD) * REGS, + REGS) of its scheduler's
 // register file (w mod NUM_SIMD), so a warp slot is usable when its rows fit.
 // A launch is accepted when the lowest free CTA slot's shared window fits
@@ -27,7 +28,7 @@ module wg_cta_ctrl #(
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
   parameter int unsigned RF_ROWS = NUM_REGS / 32 / NUM_SIMD,
   parameter int unsigned WROW_W = (RF_ROWS > 1) ? $clog2(RF_ROWS) : 1,
-  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 4),
+  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 16),
   parameter int unsigned TID_W  = wg_sm_pkg::TID_W
 ) (
   input  wire logic                          clk_i,
@@ -79,6 +80,7 @@ module wg_cta_ctrl #(
   output logic [NUM_CTAS*48-1:0]             cta_ids_o,
   output logic [NUM_CTAS*NUM_WARPS-1:0]      cta_wmask_o,
   output logic [NUM_WARPS-1:0]               fin_o,
+  output logic [NUM_WARPS-1:0]               quiet_o,          // nothing in flight, no request out
   output logic                               resident_o        // a CTA resident or launching
 );
 
@@ -104,25 +106,27 @@ module wg_cta_ctrl #(
   logic [WARP_W-1:0] wlow;
   logic [6:0]       nfree;
 
+  logic [31:0] smem_rnd;
   assign nw = 6'((threads_i + 32'd31) >> 5);
+  assign smem_rnd = (smem_cta_i + 32'd15) & ~32'd15;
 
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) begin
+    for (int i = 0; i < 32'(NUM_WARPS); i++) begin
       usable[i] = (32'(i / NUM_SIMD + 1) * 32'(regs_i)) <= RF_ROWS;
     end
     wfree = usable & ~alloc_q;
     nfree = 7'($countones(wfree));
     wlow  = '0;
-    for (int i = int'(NUM_WARPS) - 1; i >= 0; i--) if (wfree[i]) wlow = WARP_W'(i);
+    for (int i = 32'(NUM_WARPS) - 1; i >= 0; i--) if (wfree[i]) wlow = WARP_W'(i);
     cslot = '0;
     cslot_ok = 1'b0;
-    for (int c = int'(NUM_CTAS) - 1; c >= 0; c--) begin
+    for (int c = 32'(NUM_CTAS) - 1; c >= 0; c--) begin
       if (!cvalid_q[c]) begin
         cslot = CTA_W'(c);
         cslot_ok = 1'b1;
       end
     end
-    if (32'(cslot) * smem_cta_i + smem_cta_i > SMEM_BYTES) cslot_ok = 1'b0;
+    if (32'(cslot) * smem_rnd + smem_rnd > SMEM_BYTES) cslot_ok = 1'b0;
   end
 
   assign cta_ready_o = (st_q == L_IDLE) && cslot_ok && ({1'b0, nw} <= nfree) && nw != '0;
@@ -214,8 +218,8 @@ module wg_cta_ctrl #(
             st_q       <= L_HOLD;
             lc_q       <= cslot;
             cvalid_q[cslot] <= 1'b1;
-            sclr_q     <= (SW_W + 1)'((32'(cslot) * smem_cta_i) >> 2);
-            sclr_end_q <= (SW_W + 1)'((32'(cslot) * smem_cta_i + smem_cta_i + 32'd3) >> 2);
+            sclr_q     <= (SW_W + 1)'((32'(cslot) * smem_rnd) >> 4);
+            sclr_end_q <= (SW_W + 1)'((32'(cslot) * smem_rnd + smem_rnd) >> 4);
           end
         end
         L_HOLD: if (pipe_empty_i == '1) st_q <= L_TID;
@@ -283,14 +287,14 @@ module wg_cta_ctrl #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       fin_q <= '0;
-      for (int i = 0; i < int'(NUM_WARPS); i++) inflight_q[i] <= '0;
+      for (int i = 0; i < 32'(NUM_WARPS); i++) inflight_q[i] <= '0;
     end else begin
       if (wdone_valid_i) fin_q[wdone_warp_i] <= 1'b1;
       if (start_valid_o) fin_q[start_warp_o] <= 1'b0;
-      for (int i = 0; i < int'(NUM_WARPS); i++) begin
+      for (int i = 0; i < 32'(NUM_WARPS); i++) begin
         logic [7:0] n;
         n = inflight_q[i];
-        for (int k = 0; k < int'(NUM_SIMD); k++) begin
+        for (int k = 0; k < 32'(NUM_SIMD); k++) begin
           if (issue_valid_i[k] && issue_warp_i[k*WARP_W +: WARP_W] == WARP_W'(i)) n = n + 8'd1;
         end
         if (retire_valid_i && retire_warp_i == WARP_W'(i)) n = n - 8'd1;
@@ -303,10 +307,10 @@ module wg_cta_ctrl #(
   logic [CTA_W-1:0]     done_slot;
   logic                 done_any;
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) drained[i] = fin_q[i] && inflight_q[i] == '0 && memzero_i[i];
+    for (int i = 0; i < 32'(NUM_WARPS); i++) drained[i] = fin_q[i] && inflight_q[i] == '0 && memzero_i[i];
     done_any  = 1'b0;
     done_slot = '0;
-    for (int c = int'(NUM_CTAS) - 1; c >= 0; c--) begin
+    for (int c = 32'(NUM_CTAS) - 1; c >= 0; c--) begin
       if (cvalid_q[c] && !(st_q != L_IDLE && lc_q == CTA_W'(c)) && cta_wm_q[c] != '0 &&
           (cta_wm_q[c] & ~drained) == '0) begin
         done_any  = 1'b1;
@@ -318,17 +322,22 @@ module wg_cta_ctrl #(
   assign done_linear_o = cta_lin_q[done_slot];
 
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) begin
+    for (int i = 0; i < 32'(NUM_WARPS); i++) begin
       warp_cta_o[i*CTA_W +: CTA_W] = warp_cta_q[i];
       warp_wic_o[i*5 +: 5]         = warp_wic_q[i];
     end
-    for (int c = 0; c < int'(NUM_CTAS); c++) begin
+    for (int c = 0; c < 32'(NUM_CTAS); c++) begin
       cta_linear_o[c*32 +: 32] = cta_lin_q[c];
       cta_ids_o[c*48 +: 48]    = cta_ids_q[c];
-      cta_wmask_o[c*NUM_WARPS +: NUM_WARPS] = cta_wm_q[c];
+      // Only resident CTAs: a freed slot's mask is stale (its warps may now
+      // belong to another CTA).
+      cta_wmask_o[c*NUM_WARPS +: NUM_WARPS] = cvalid_q[c] ? cta_wm_q[c] : '0;
     end
   end
   assign fin_o      = fin_q;
+  always_comb begin
+    for (int i = 0; i < 32'(NUM_WARPS); i++) quiet_o[i] = (inflight_q[i] == '0) && memzero_i[i];
+  end
 
   // The walk needs no z limit; the oldest group leaves the shift register.
   logic unused_ok;

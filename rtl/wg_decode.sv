@@ -47,7 +47,7 @@ module wg_decode #(
     m = '0;
     if (r != RZ) begin
       for (int k = 0; k < 4; k++) begin
-        if (k < int'(cnt) && int'(r) + k < 63) m[int'(r) + k] = 1'b1;
+        if (k < 32'(cnt) && 32'(r) + k < 63) m[32'(r) + k] = 1'b1;
       end
     end
     group = m;
@@ -127,8 +127,10 @@ module wg_decode #(
       bad = bad || (rd_rb && reg_bad(rb, 3'd1, regs_i));
     end
     if (!HAS_FP && info.cls == wg_isa_pkg::CLASS_FP) bad = 1'b1;
-    // ATOMG/ATOMS.ADD.F32 need the FP adder.
-    if (!HAS_FP && (op == wg_isa_pkg::OP_ATOMGX || op == wg_isa_pkg::OP_ATOMSX) && mod == 3'd4) bad = 1'b1;
+    // ATOMG.ADD.F32 (executed outside the SM) needs an FP model; ATOMS.ADD.F32
+    // would need an FP adder in the LSU, which this version does not have.
+    if (!HAS_FP && op == wg_isa_pkg::OP_ATOMGX && mod == 3'd4) bad = 1'b1;
+    if (op == wg_isa_pkg::OP_ATOMSX && mod == 3'd4) bad = 1'b1;
     // STx.128 needs five source registers: not supported by the operand path yet.
     if (info.fmt == wg_isa_pkg::FMT_ST && mod == wg_isa_pkg::W_128) bad = 1'b1;
     uop_o.illegal = bad;

@@ -60,7 +60,7 @@ module wg_fetch #(
   logic [NUM_WARPS-1:0] elig;
 
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) has_cred[i] = (cred_q[i] != '0);
+    for (int i = 0; i < 32'(NUM_WARPS); i++) has_cred[i] = (cred_q[i] != '0);
   end
   assign elig = en_q & has_cred & ~last_q & {NUM_WARPS{!stop_all_i}};
 
@@ -140,11 +140,11 @@ module wg_fetch #(
     id_oob_q     <= pick_oob;
     fault_warp_o <= id_warp_q;
     fault_pc_o   <= id_pc_q;
-    for (int i = 0; i < int'(NUM_WARPS); i++) begin
+    for (int i = 0; i < 32'(NUM_WARPS); i++) begin
       logic [CRED_W-1:0] c;
       c = cred_q[i];
       if (pick_valid && pick_idx == WARP_W'(i)) c = c - 1'b1;
-      for (int k = 0; k < int'(NUM_SIMD); k++) begin
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
         if (pop_valid_i[k] && pop_warp_i[k*WARP_W +: WARP_W] == WARP_W'(i)) c = c + 1'b1;
       end
       if (start_valid_i && start_warp_i == WARP_W'(i)) c = CRED_W'(IB_DEPTH);

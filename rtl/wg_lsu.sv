@@ -5,8 +5,9 @@
 //   global   one memory-port request per active thread (any size)
 //   local    one request per thread and 4-byte word, at the interleaved
 //            device address of docs/sm.md section 4
-//   shared   the SM's shared memory (a RAM, one word per cycle); atomics
-//            read in one cycle and write in the next
+//   shared   the SM's shared memory (a RAM of 16-byte rows: one thread's
+//            access, up to 16 bytes, per cycle); atomics read in one cycle
+//            and write in the next
 //   param    the parameter store (a RAM, one word per cycle)
 // LDC and LDS with RZ as base read once and broadcast. Alignment and window
 // checks raise faults (the lanes before the faulting one took effect).
@@ -33,7 +34,7 @@ module wg_lsu #(
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
   parameter int unsigned UOP_W  = wg_sm_pkg::UOP_W,
   parameter int unsigned RM_W   = wg_sm_pkg::RMETA_W,
-  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 4),
+  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 16),
   parameter int unsigned CW_W   = $clog2(CMEM_BYTES / 4)
 ) (
   input  wire logic                          clk_i,
@@ -137,7 +138,7 @@ module wg_lsu #(
   always_comb begin
     slot_free = 1'b0;
     free_slot = '0;
-    for (int s = int'(SLOTS) - 1; s >= 0; s--) begin
+    for (int s = 32'(SLOTS) - 1; s >= 0; s--) begin
       if (!slot_busy_q[s]) begin
         slot_free = 1'b1;
         free_slot = SL_W'(s);
@@ -215,7 +216,8 @@ module wg_lsu #(
   assign rb_l = a_rb_q[lane*32 +: 32];
   assign rc_l = a_rc_q[lane*32 +: 32];
   assign addr = a_atom_q ? ra_l : ra_l + au.imm;
-  assign nwords = (a_space_q == SP_GLOBAL || a_bytes_q <= 5'd4) ? 3'd1 : 3'(a_bytes_q >> 2);
+  assign nwords = (a_space_q == SP_GLOBAL || a_space_q == SP_SHARED || a_bytes_q <= 5'd4) ? 3'd1 :
+                  3'(a_bytes_q >> 2);
   assign last_word = ({1'b0, a_word_q} == nwords - 3'd1);
   assign misaligned = (addr & (32'(a_bytes_q) - 32'd1)) != '0;
   assign end_addr = {1'b0, addr} + 33'(a_bytes_q);
@@ -248,8 +250,9 @@ module wg_lsu #(
   // Shared memory and parameter store.
   logic              smem_we, smem_re, cmem_re;
   logic [SW_W-1:0]   smem_waddr, smem_raddr;
-  logic [31:0]       smem_wdata, smem_rdata, cmem_rdata;
-  logic [3:0]        smem_be;
+  logic [127:0]      smem_wdata, smem_rdata;
+  logic [31:0]       cmem_rdata;
+  logic [15:0]       smem_be;
 
   // The unit's action this cycle.
   logic unit_go, unit_fault, need_mem, is_mem_space;
@@ -287,12 +290,12 @@ module wg_lsu #(
   logic [SW_W-1:0] s_word;
   logic [31:0]     s_byte;
   assign s_byte = a_sbase_q + waddr;
-  assign s_word = SW_W'(s_byte >> 2);
+  assign s_word = SW_W'(s_byte >> 4);
 
   // Atomic function (shared atomics; global ones execute outside).
   logic [3:0]  a_aop;
   logic [31:0] s_old, s_new;
-  assign s_old = smem_rdata;   // read in the previous unit; the RAM holds it
+  assign s_old = 32'(smem_rdata >> (8 * s_byte[3:0]));   // read in the previous unit; the RAM holds it
   assign a_aop = {(au.op == wg_isa_pkg::OP_ATOMGX || au.op == wg_isa_pkg::OP_ATOMSX), au.mod};
   always_comb begin
     case (a_aop)
@@ -323,28 +326,23 @@ module wg_lsu #(
     if (sclr_valid_i) begin
       smem_we    = 1'b1;
       smem_waddr = sclr_addr_i;
-      smem_be    = 4'hF;
+      smem_be    = '1;
     end else if (unit_go && a_space_q == SP_SHARED) begin
       if (a_st_q) begin
-        smem_we = 1'b1;
-        if (a_bytes_q >= 5'd4) begin
-          smem_be    = 4'hF;
-          smem_wdata = (a_word_q == 2'd0) ? rb_l : rc_l;
-        end else begin
-          smem_be    = ((a_bytes_q == 5'd1) ? 4'b0001 : 4'b0011) << waddr[1:0];
-          smem_wdata = rb_l << (8 * waddr[1:0]);
-        end
+        smem_we    = 1'b1;
+        smem_be    = 16'((32'd1 << a_bytes_q) - 32'd1) << s_byte[3:0];
+        smem_wdata = st_val << (8 * s_byte[3:0]);
       end else if (a_atom_q && a_aphase_q) begin
         smem_we    = 1'b1;
-        smem_be    = 4'hF;
-        smem_wdata = s_new;
+        smem_be    = 16'hF << s_byte[3:0];
+        smem_wdata = {96'd0, s_new} << (8 * s_byte[3:0]);
       end
     end
     if (unit_go && a_space_q == SP_SHARED && (a_ld_q || (a_atom_q && !a_aphase_q))) smem_re = 1'b1;
     if (unit_go && a_space_q == SP_PARAM) cmem_re = 1'b1;
   end
 
-  wg_ram_1r1w #(.DEPTH(SMEM_BYTES / 4), .WIDTH(32), .EN_GRAIN(8)) u_smem (
+  wg_ram_1r1w #(.DEPTH(SMEM_BYTES / 16), .WIDTH(128), .EN_GRAIN(8)) u_smem (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .we_i    (smem_we),
@@ -383,11 +381,13 @@ module wg_lsu #(
   logic            rdp_valid_q, rdp_shared_q, rdp_bcast_q, rdp_atom_q;
   logic [SL_W-1:0] rdp_slot_q;
   logic [4:0]      rdp_lane_q;
-  logic [1:0]      rdp_word_q, rdp_off_q;
+  logic [1:0]      rdp_word_q;
+  logic [3:0]      rdp_off_q;
   logic [2:0]      rdp_mod_q;
-  logic [31:0]     rdp_raw, rdp_val;
-  assign rdp_raw = (rdp_shared_q ? smem_rdata : cmem_rdata) >> (8 * rdp_off_q);
-  assign rdp_val = (rdp_word_q == 2'd0) ? ext(rdp_raw, rdp_mod_q) : rdp_raw;
+  logic [127:0]    rdp_raw;
+  logic [31:0]     rdp_val;
+  assign rdp_raw = rdp_shared_q ? (smem_rdata >> (8 * rdp_off_q)) : {96'd0, cmem_rdata >> (8 * rdp_off_q[1:0])};
+  assign rdp_val = (rdp_word_q == 2'd0) ? ext(rdp_raw[31:0], rdp_mod_q) : rdp_raw[31:0];
 
   // ---------------------------------------------------------------------------
   // Slots and result rows.
@@ -429,7 +429,7 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   logic [SLOTS-1:0] sl_complete;
   always_comb begin
-    for (int s = 0; s < int'(SLOTS); s++) begin
+    for (int s = 0; s < 32'(SLOTS); s++) begin
       sl_complete[s] = slot_busy_q[s] && sl_agu_done_q[s] && sl_pend_q[s] == '0 &&
                        !(rdp_valid_q && rdp_slot_q == SL_W'(s));
     end
@@ -443,7 +443,7 @@ module wg_lsu #(
   always_comb begin
     wb_pick = 1'b0;
     wb_pick_slot = '0;
-    for (int s = int'(SLOTS) - 1; s >= 0; s--) begin
+    for (int s = 32'(SLOTS) - 1; s >= 0; s--) begin
       if (sl_complete[s]) begin
         wb_pick = 1'b1;
         wb_pick_slot = SL_W'(s);
@@ -468,7 +468,7 @@ module wg_lsu #(
   assign lwb_warp_o = wb_warp;
   assign lwb_reg_o  = sl_rd_q[wb_slot_q] + 6'(wb_beat_q);
   assign lwb_mask_o = sl_exec_q[wb_slot_q];
-  assign lwb_data_o = res_q[int'(wb_slot_q)*4 + int'(wb_beat_q)];
+  assign lwb_data_o = res_q[32'(wb_slot_q)*4 + 32'(wb_beat_q)];
 
   assign ret_valid_o = wb_busy_q && (!wb_rf || lwb_ready_i[wb_cl]);
   assign wb_fire     = ret_valid_o && ret_ready_i;
@@ -534,14 +534,14 @@ module wg_lsu #(
   logic [9:0] memout_q [NUM_WARPS];
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int i = 0; i < int'(NUM_WARPS); i++) memout_q[i] <= '0;
+      for (int i = 0; i < 32'(NUM_WARPS); i++) memout_q[i] <= '0;
     end else begin
       if (mreq_go && !(rsp_fire && rsp_warp == a_warp_q)) memout_q[a_warp_q] <= memout_q[a_warp_q] + 10'd1;
       if (rsp_fire && !(mreq_go && rsp_warp == a_warp_q)) memout_q[rsp_warp] <= memout_q[rsp_warp] - 10'd1;
     end
   end
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) memzero_o[i] = (memout_q[i] == '0);
+    for (int i = 0; i < 32'(NUM_WARPS); i++) memzero_o[i] = (memout_q[i] == '0);
   end
 
   // ---------------------------------------------------------------------------
@@ -560,7 +560,7 @@ module wg_lsu #(
       fault_o       <= 1'b0;
       cnt_mreq_o    <= '0;
       cnt_smem_o    <= '0;
-      for (int s = 0; s < int'(SLOTS); s++) sl_pend_q[s] <= '0;
+      for (int s = 0; s < 32'(SLOTS); s++) sl_pend_q[s] <= '0;
     end else begin
       fault_o <= unit_fault;
       if (unit_fault) faulted_q <= 1'b1;
@@ -588,7 +588,7 @@ module wg_lsu #(
       if (rsp_fire) tag_busy_q[mrsp_tag_i] <= 1'b0;
       if (unit_go && !need_mem) cnt_smem_o <= cnt_smem_o + 32'd1;
       // Slot pending counts.
-      for (int s = 0; s < int'(SLOTS); s++) begin
+      for (int s = 0; s < 32'(SLOTS); s++) begin
         logic [7:0] p;
         p = sl_pend_q[s];
         if (mreq_go && !a_st_q && a_slot_q == SL_W'(s)) p = p + 8'd1;
@@ -636,7 +636,7 @@ module wg_lsu #(
       a_bytes_q  <= (in_u.op >= wg_isa_pkg::OP_ATOMG) ? 5'd4 : wg_isa_pkg::width_bytes(in_u.mod);
       a_word_q   <= '0;
       a_aphase_q <= 1'b0;
-      a_sbase_q  <= 32'(in_cta) * smem_cta_i;
+      a_sbase_q  <= 32'(in_cta) * ((smem_cta_i + 32'd15) & ~32'd15);
       a_gtid0_q  <= cta_linear_i[in_cta*32 +: 32] * threads_i + 32'(warp_wic_i[in_w*5 +: 5]) * 32'd32;
       sl_warp_q[free_slot]   <= in_w;
       sl_active_q[free_slot] <= in_active_i[arb_idx*32 +: 32];
@@ -665,26 +665,34 @@ module wg_lsu #(
     rdp_slot_q   <= a_slot_q;
     rdp_lane_q   <= lane;
     rdp_word_q   <= a_word_q;
-    rdp_off_q    <= waddr[1:0];
+    rdp_off_q    <= (a_space_q == SP_SHARED) ? s_byte[3:0] : {2'b00, waddr[1:0]};
     rdp_mod_q    <= au.mod;
     // Result rows: the read pipeline and a memory response.
     if (rdp_valid_q) begin
       for (int l = 0; l < 32; l++) begin
         if (rdp_bcast_q ? sl_exec_q[rdp_slot_q][l] : (5'(l) == rdp_lane_q)) begin
-          res_q[int'(rdp_slot_q)*4 + int'(rdp_word_q)][l*32 +: 32] <= rdp_atom_q ? smem_rdata : rdp_val;
+          if (rdp_shared_q) begin
+            // One row holds the thread's whole access.
+            res_q[32'(rdp_slot_q)*4][l*32 +: 32]     <= rdp_atom_q ? rdp_raw[31:0] : ext(rdp_raw[31:0], rdp_mod_q);
+            res_q[32'(rdp_slot_q)*4 + 1][l*32 +: 32] <= rdp_raw[63:32];
+            res_q[32'(rdp_slot_q)*4 + 2][l*32 +: 32] <= rdp_raw[95:64];
+            res_q[32'(rdp_slot_q)*4 + 3][l*32 +: 32] <= rdp_raw[127:96];
+          end else begin
+            res_q[32'(rdp_slot_q)*4 + 32'(rdp_word_q)][l*32 +: 32] <= rdp_val;
+          end
         end
       end
     end
     if (rsp_fire && !rsp_store) begin
       if (rsp_word != 2'd0) begin
-        res_q[int'(rsp_slot)*4 + int'(rsp_word)][rsp_lane*32 +: 32] <= rsp_blk[31:0];
+        res_q[32'(rsp_slot)*4 + 32'(rsp_word)][rsp_lane*32 +: 32] <= rsp_blk[31:0];
       end else if (rsp_single) begin
-        res_q[int'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
+        res_q[32'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
       end else begin
-        res_q[int'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
-        res_q[int'(rsp_slot)*4 + 1][rsp_lane*32 +: 32] <= rsp_blk[63:32];
-        res_q[int'(rsp_slot)*4 + 2][rsp_lane*32 +: 32] <= rsp_blk[95:64];
-        res_q[int'(rsp_slot)*4 + 3][rsp_lane*32 +: 32] <= rsp_blk[127:96];
+        res_q[32'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
+        res_q[32'(rsp_slot)*4 + 1][rsp_lane*32 +: 32] <= rsp_blk[63:32];
+        res_q[32'(rsp_slot)*4 + 2][rsp_lane*32 +: 32] <= rsp_blk[95:64];
+        res_q[32'(rsp_slot)*4 + 3][rsp_lane*32 +: 32] <= rsp_blk[127:96];
       end
     end
     fault_code_o <= fcode;

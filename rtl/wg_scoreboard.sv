@@ -41,7 +41,7 @@ module wg_scoreboard #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int i = 0; i < int'(NW); i++) begin
+      for (int i = 0; i < 32'(NW); i++) begin
         preg_q[i]  <= '0;
         ppred_q[i] <= '0;
       end
@@ -73,7 +73,7 @@ module wg_scoreboard #(
   end
 
   always_comb begin
-    for (int i = 0; i < int'(NW); i++) begin
+    for (int i = 0; i < 32'(NW); i++) begin
       hazard_o[i] = ((preg_q[i] & head_rmask_i[i*64 +: 64]) != '0) ||
                     ((ppred_q[i] & head_pmask_i[i*8 +: 8]) != '0);
       empty_o[i]  = (preg_q[i] == '0) && (ppred_q[i] == '0);

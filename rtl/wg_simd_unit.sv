@@ -185,7 +185,7 @@ module wg_simd_unit #(
   // Stage 0 is the compute cycle of a pass (the lanes' operand registers hold it);
   // stage FP_LAT is its write-back cycle (the lanes' results are at their outputs).
   // The tag and mask travel with the last pass only.
-  logic [FP_LAT:0]            pv_q, plast_q;
+  logic [FP_LAT:0]              pv_q, plast_q;
   logic [(FP_LAT+1)*PASS_W-1:0] ppass_q;
   logic [(FP_LAT+1)*TAG_W-1:0]  ptag_q;
   logic [(FP_LAT+1)*32-1:0]     pmask_q;
@@ -209,7 +209,7 @@ module wg_simd_unit #(
     end
     for (int k = 1; k <= FP_LAT; k++) begin
       if (pv_q[k-1]) begin
-        plast_q[k]                <= plast_q[k-1];
+        plast_q[k]                  <= plast_q[k-1];
         ppass_q[k*PASS_W +: PASS_W] <= ppass_q[(k-1)*PASS_W +: PASS_W];
         if (plast_q[k-1]) begin
           ptag_q[k*TAG_W +: TAG_W] <= ptag_q[(k-1)*TAG_W +: TAG_W];
@@ -350,20 +350,10 @@ module wg_simd_unit #(
       .lane_o  (lane_iso)
     );
 
-    assign lane_busy[l]               = lane_iso[34];
-    assign lane_out_valid[l]          = lane_iso[33];
-    assign lane_out_pred[l]           = lane_iso[32];
-    assign lane_out_data[l*32 +: 32]  = lane_iso[31:0];
-
-`ifndef SYNTHESIS
-    always_ff @(posedge clk_i) begin
-      if (rst_ni) begin
-        // The FP unit's result arrives exactly in the write-back stage of its pass.
-        assert (fp_valid == (dv_q[FP_LAT] && !dint_q[FP_LAT]))
-          else $error("wg_simd_unit: lane %0d: FP result out of step", l);
-      end
-    end
-`endif
+    assign lane_busy[l]              = lane_iso[34];
+    assign lane_out_valid[l]         = lane_iso[33];
+    assign lane_out_pred[l]          = lane_iso[32];
+    assign lane_out_data[l*32 +: 32] = lane_iso[31:0];
   end
 
   assign lane_busy_o = lane_busy;
@@ -403,6 +393,17 @@ module wg_simd_unit #(
   assign out_mask_o  = out_mask_q;
 
 `ifndef SYNTHESIS
+  // In every lane, the FP unit's result arrives exactly in the write-back stage of its
+  // pass, where the integer delay holds no result.
+  for (genvar l = 0; l < W; l++) begin : g_lane_check
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (g_lane[l].fp_valid == (g_lane[l].dv_q[FP_LAT] && !g_lane[l].dint_q[FP_LAT]))
+          else $error("wg_simd_unit: lane %0d: FP result out of step", l);
+      end
+    end
+  end
+
   // The documented latency: every accepted instruction comes out exactly LATENCY
   // cycles later, with its tag and mask, and nothing else comes out.
   logic [LATENCY-1:0]       hist_v_q;

@@ -277,10 +277,10 @@ module wg_simt_stack #(
       done_valid_o   <= done;
       fault_o        <= overflow;
       if (state_q == S_IDLE && arb_valid) pend_q[arb_idx] <= 1'b0;
-      for (int p = 0; p < int'(NUM_PORTS); p++) begin
+      for (int p = 0; p < 32'(NUM_PORTS); p++) begin
         if (req_valid_i[p] && !req_park_i[p]) pend_q[req_warp_i[p*WARP_W +: WARP_W]] <= 1'b1;
       end
-      for (int i = 0; i < int'(NUM_WARPS); i++) begin
+      for (int i = 0; i < 32'(NUM_WARPS); i++) begin
         if (release_i[i]) pend_q[i] <= 1'b1;
       end
     end
@@ -301,7 +301,7 @@ module wg_simt_stack #(
     end
     if (set_sp) sp_q[w] <= n_sp;
     if (set_exited) exited_q[w] <= n_exited;
-    for (int p = 0; p < int'(NUM_PORTS); p++) begin
+    for (int p = 0; p < 32'(NUM_PORTS); p++) begin
       if (req_valid_i[p]) begin
         rq_op_q[req_warp_i[p*WARP_W +: WARP_W]]     <= req_op_i[p*2 +: 2];
         rq_pc_q[req_warp_i[p*WARP_W +: WARP_W]]     <= req_pc_i[p*18 +: 18];
@@ -320,7 +320,7 @@ module wg_simt_stack #(
   end
 
   always_comb begin
-    for (int i = 0; i < int'(NUM_WARPS); i++) begin
+    for (int i = 0; i < 32'(NUM_WARPS); i++) begin
       act_o[i*32 +: 32] = top_mask_q[i];
       rpc_o[i*18 +: 18] = top_rpc_q[i];
     end

@@ -127,7 +127,7 @@ module wg_sm #(
   localparam int unsigned RF_REGS = NUM_REGS / NUM_SIMD;
   localparam int unsigned RF_ROWS = RF_REGS / 32;
   localparam int unsigned WROW_W = (RF_ROWS > 1) ? $clog2(RF_ROWS) : 1;
-  localparam int unsigned SW_W   = $clog2(SMEM_BYTES / 4);
+  localparam int unsigned SW_W   = $clog2(SMEM_BYTES / 16);
   localparam int unsigned TID_W  = wg_sm_pkg::TID_W;
 
   // ---------------------------------------------------------------------------
@@ -137,7 +137,7 @@ module wg_sm #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int i = 0; i < int'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
+      for (int i = 0; i < 32'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
     end else if (cfg_we_i && 32'(cfg_addr_i) < wg_sm_pkg::NUM_CFG) begin
       cfg_q[cfg_addr_i[3:0]] <= cfg_wdata_i;
     end
@@ -172,7 +172,7 @@ module wg_sm #(
   logic                         ib_valid;
   logic [WARP_W-1:0]            ib_warp;
   logic [UOP_W-1:0]             ib_uop;
-  logic [NUM_WARPS-1:0]         memzero, release_w, fin;
+  logic [NUM_WARPS-1:0]         memzero, quiet, release_w, fin;
   logic [NUM_WARPS*CTA_W-1:0]   warp_cta;
   logic [NUM_WARPS*5-1:0]       warp_wic;
   logic [NUM_CTAS*32-1:0]       cta_linear;
@@ -264,7 +264,7 @@ module wg_sm #(
   logic [31:0]       f_lsu_addr;
   logic              simt_idle;
 
-  for (genvar k = 0; k < int'(NUM_SIMD); k++) begin : g_sched
+  for (genvar k = 0; k < 32'(NUM_SIMD); k++) begin : g_sched
     wg_warp_sched #(
       .NUM_WARPS (NUM_WARPS),
       .NUM_SIMD  (NUM_SIMD)
@@ -280,7 +280,7 @@ module wg_sm #(
       .init_valid_i  (start_valid),
       .init_warp_i   (start_warp),
       .act_i         (act),
-      .memzero_i     (memzero),
+      .quiet_i       (quiet),
       .wb_valid_i    (wb_valid[k]),
       .wb_warp_i     (wb_warp[k*WARP_W +: WARP_W]),
       .wb_rmask_i    (wb_rmask[k*64 +: 64]),
@@ -492,6 +492,7 @@ module wg_sm #(
     .cta_ids_o      (cta_ids),
     .cta_wmask_o    (cta_wmask),
     .fin_o          (fin),
+    .quiet_o        (quiet),
     .resident_o     (resident)
   );
 
@@ -654,7 +655,7 @@ module wg_sm #(
     if (f_fetch) begin
       f_any = 1'b1; f_code = wg_sm_pkg::FAULT_PC; f_warp = f_fetch_warp; f_pc = f_fetch_pc;
     end
-    for (int k = int'(NUM_SIMD) - 1; k >= 0; k--) begin
+    for (int k = 32'(NUM_SIMD) - 1; k >= 0; k--) begin
       if (ifault[k]) begin
         f_any = 1'b1; f_code = wg_sm_pkg::FAULT_ILLEGAL;
         f_warp = ifault_warp[k*WARP_W +: WARP_W]; f_pc = ifault_pc[k*18 +: 18];
@@ -703,7 +704,7 @@ module wg_sm #(
       cnt_stall_idle_o   <= '0;
       cnt_stall_hazard_o <= '0;
       cnt_stall_busy_o   <= '0;
-      for (int i = 0; i < int'(NUM_CLS); i++) cls_q[i] <= '0;
+      for (int i = 0; i < 32'(NUM_CLS); i++) cls_q[i] <= '0;
     end else begin
       logic [63:0] wi, ti;
       logic [31:0] si, sh, sb;
@@ -715,7 +716,7 @@ module wg_sm #(
       si = cnt_stall_idle_o;
       sh = cnt_stall_hazard_o;
       sb = cnt_stall_busy_o;
-      for (int k = 0; k < int'(NUM_SIMD); k++) begin
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
         if (st_issue[k]) begin
           wi = wi + 64'd1;
           ti = ti + 64'(st_threads[k*6 +: 6]);
@@ -735,10 +736,10 @@ module wg_sm #(
   end
 
   always_comb begin
-    for (int i = 0; i < int'(NUM_CLS); i++) cnt_class_o[i*32 +: 32] = cls_q[i];
+    for (int i = 0; i < 32'(NUM_CLS); i++) cnt_class_o[i*32 +: 32] = cls_q[i];
     cnt_bank_conf_o = '0;
     cnt_wr_conf_o   = '0;
-    for (int k = 0; k < int'(NUM_SIMD); k++) begin
+    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
       cnt_bank_conf_o = cnt_bank_conf_o + bank_conf[k*32 +: 32];
       cnt_wr_conf_o   = cnt_wr_conf_o + wr_conf[k*32 +: 32];
     end

@@ -43,7 +43,7 @@ module wg_sreg #(
   end
 
   always_comb begin
-    for (int p = 0; p < int'(NUM_PORTS); p++) begin
+    for (int p = 0; p < 32'(NUM_PORTS); p++) begin
       logic [WARP_W-1:0] w;
       logic [4:0]        n;
       logic [CTA_W-1:0]  c;

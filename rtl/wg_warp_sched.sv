@@ -6,10 +6,12 @@
 // registered, so a cycle's pick does not depend on that cycle's scoreboard
 // update. The warp issued in the previous cycle is masked out (its
 // registered ready bit still describes the instruction that just left).
-//   SC  ready_q: buffer head valid, no scoreboard hazard, MEMBAR drained
-//   IS  pick (LRR: round robin; GTO: the last issued warp while it is ready,
-//       else the lowest warp slot, the oldest as slots are allocated from the
-//       bottom), read the guard predicate, form the execution mask, set the
+//   SC  ready_q: buffer head valid, no scoreboard hazard; BAR.SYNC and MEMBAR
+//       wait until the warp's earlier instructions retired and its memory
+//       requests were answered (so shared and global accesses are performed)
+//   IS  pick (LRR: round robin; GTO: the warps of the last two issues while
+//       they are ready, else the lowest warp slot, the oldest as slots are
+//       allocated from the bottom), read the guard predicate, form the execution mask, set the
 //       scoreboard, execute PLOP, request SIMT / barrier actions, and pass
 //       the instruction to the execution pipeline (wg_exec_pipe)
 `default_nettype none
@@ -40,7 +42,7 @@ module wg_warp_sched #(
   input  wire logic [WARP_W-1:0]        init_warp_i,
 
   input  wire logic [NUM_WARPS*32-1:0]  act_i,          // SIMT active masks
-  input  wire logic [NUM_WARPS-1:0]     memzero_i,      // no memory request outstanding
+  input  wire logic [NUM_WARPS-1:0]     quiet_i,        // nothing in flight, no memory request outstanding
 
   // Write-back from the execution pipeline.
   input  wire logic                     wb_valid_i,     // SIMD / control instruction completes
@@ -120,16 +122,16 @@ module wg_warp_sched #(
   logic [NW-1:0]    ib_nonempty;
   logic [NW*64-1:0] head_rmask;
   logic [NW*8-1:0]  head_pmask;
-  logic [NW-1:0]    head_membar;
+  logic [NW-1:0]    head_fence;
 
+  // Head fields by position (uop_t: op in the top bits, rmask and pmask at the bottom).
   always_comb begin
-    for (int i = 0; i < int'(NW); i++) begin
-      wg_sm_pkg::uop_t h;
-      h = ib_q[i*IB_DEPTH + int'(ib_rd_q[i])];
+    for (int i = 0; i < 32'(NW); i++) begin
       ib_nonempty[i] = (ib_cnt_q[i] != '0);
-      head_rmask[i*64 +: 64] = h.rmask;
-      head_pmask[i*8 +: 8]   = h.pmask;
-      head_membar[i] = (h.op == wg_isa_pkg::OP_MEMBAR);
+      head_rmask[i*64 +: 64] = ib_q[i*IB_DEPTH + 32'(ib_rd_q[i])][71:8];
+      head_pmask[i*8 +: 8]   = ib_q[i*IB_DEPTH + 32'(ib_rd_q[i])][7:0];
+      head_fence[i] = (ib_q[i*IB_DEPTH + 32'(ib_rd_q[i])][UOP_W-1 -: 6] == wg_isa_pkg::OP_MEMBAR) ||
+                      (ib_q[i*IB_DEPTH + 32'(ib_rd_q[i])][UOP_W-1 -: 6] == wg_isa_pkg::OP_BAR);
     end
   end
 
@@ -146,7 +148,7 @@ module wg_warp_sched #(
   logic [NW-1:0] cand;
 
   always_comb begin
-    for (int i = 0; i < int'(NW); i++) memok[i] = !head_membar[i] || memzero_i[glob(LW_W'(i), cid_i)];
+    for (int i = 0; i < 32'(NW); i++) memok[i] = !head_fence[i] || quiet_i[glob(LW_W'(i), cid_i)];
   end
 
   // Issue stage signals.
@@ -188,7 +190,7 @@ module wg_warp_sched #(
   // LRR: round robin. GTO: the last issued warp, else the lowest slot.
   logic              rr_valid;
   logic [NW-1:0]     rr_gnt;
-  logic [LW_W-1:0]   rr_idx, gto_idx, greedy_q;
+  logic [LW_W-1:0]   rr_idx, gto_idx, greedy_q, gprev_q;
   logic              gto_valid;
 
   wg_rr_arbiter #(.N(NW)) u_rr (
@@ -205,17 +207,19 @@ module wg_warp_sched #(
   always_comb begin
     gto_valid = (cand != '0);
     gto_idx   = '0;
-    for (int i = int'(NW) - 1; i >= 0; i--) begin
+    for (int i = 32'(NW) - 1; i >= 0; i--) begin
       if (cand[i]) gto_idx = LW_W'(i);
     end
-    // Greedy: the warp issued two cycles ago (the last one is masked for a cycle).
+    // Greedy: the warps issued in the last two issues keep priority while
+    // ready (the last one is masked for a cycle, so the two alternate).
+    if (cand[gprev_q]) gto_idx = gprev_q;
     if (cand[greedy_q]) gto_idx = greedy_q;
   end
 
   assign pick_valid = sched_gto_i ? gto_valid : rr_valid;
   assign pick_l     = sched_gto_i ? gto_idx : rr_idx;
   assign pick_w     = glob(pick_l, cid_i);
-  assign u          = ib_q[int'(pick_l)*IB_DEPTH + int'(ib_rd_q[pick_l])];
+  assign u          = ib_q[32'(pick_l)*IB_DEPTH + 32'(ib_rd_q[pick_l])];
   assign is_fire    = pick_valid && is_ready_i && !halt_i;
   assign pick_oh    = is_fire ? (NW'(1) << pick_l) : '0;
 
@@ -230,10 +234,10 @@ module wg_warp_sched #(
 
   logic [31:0] guard, active, exec, psel, pa, pc2, pres;
   assign active = act_i[pick_w*32 +: 32];
-  assign guard  = prd(pred_q[int'(pick_l)*8 + int'(u.gp)], u.gp) ^ {32{u.gneg}};
+  assign guard  = prd(pred_q[32'(pick_l)*8 + 32'(u.gp)], u.gp) ^ {32{u.gneg}};
   assign exec   = active & guard;
-  assign psel   = prd(pred_q[int'(pick_l)*8 + int'(u.rc[2:0])], u.rc[2:0]) ^ {32{u.rc[3]}};
-  assign pa     = prd(pred_q[int'(pick_l)*8 + int'(u.ra[2:0])], u.ra[2:0]) ^ {32{u.ra[3]}};
+  assign psel   = prd(pred_q[32'(pick_l)*8 + 32'(u.rc[2:0])], u.rc[2:0]) ^ {32{u.rc[3]}};
+  assign pa     = prd(pred_q[32'(pick_l)*8 + 32'(u.ra[2:0])], u.ra[2:0]) ^ {32{u.ra[3]}};
   assign pc2    = psel;
   always_comb begin
     case (u.mod)
@@ -254,7 +258,7 @@ module wg_warp_sched #(
     // Only the destinations become pending.
     set_rmask = '0;
     for (int k = 0; k < 4; k++) begin
-      if (k < int'(u.nwr)) set_rmask[(int'(u.rd) + k) & 63] = 1'b1;
+      if (k < 32'(u.nwr)) set_rmask[(32'(u.rd) + k) & 63] = 1'b1;
     end
     set_pmask = '0;
     if (is_setp) set_pmask[u.rd[2:0]] = 1'b1;
@@ -270,13 +274,17 @@ module wg_warp_sched #(
       ready_q  <= '0;
       last_q   <= '0;
       greedy_q <= '0;
-      for (int i = 0; i < int'(NW); i++) ib_cnt_q[i] <= '0;
+      gprev_q  <= '0;
+      for (int i = 0; i < 32'(NW); i++) ib_cnt_q[i] <= '0;
     end else begin
       ready_q <= ib_nonempty & ~hazard & memok & ~pick_oh;
       last_q  <= pick_oh;
-      if (is_fire) greedy_q <= pick_l;
+      if (is_fire) begin
+        greedy_q <= pick_l;
+        gprev_q  <= greedy_q;
+      end
       // Buffer counts: a pop and a push of one warp may coincide.
-      for (int i = 0; i < int'(NW); i++) begin
+      for (int i = 0; i < 32'(NW); i++) begin
         logic [IBC_W-1:0] c;
         c = ib_cnt_q[i];
         if (is_fire && pick_l == LW_W'(i)) c = c - 1'b1;
@@ -289,7 +297,7 @@ module wg_warp_sched #(
 
   always_ff @(posedge clk_i) begin
     if (ibw) begin
-      ib_q[int'(ibw_l)*IB_DEPTH + int'(ib_wr_q[ibw_l])] <= ib_uop_i;
+      ib_q[32'(ibw_l)*IB_DEPTH + 32'(ib_wr_q[ibw_l])] <= ib_uop_i;
       ib_wr_q[ibw_l] <= (32'(ib_wr_q[ibw_l]) == IB_DEPTH - 1) ? '0 : ib_wr_q[ibw_l] + 1'b1;
     end
     if (is_fire) begin
@@ -303,15 +311,15 @@ module wg_warp_sched #(
     end
     // Predicates: SETP write-back, PLOP at issue, clear at launch.
     if (wb_valid_i && wb_pwr_i && mine(wb_warp_i, cid_i)) begin
-      pred_q[int'(loc(wb_warp_i))*8 + int'(wb_preg_i)] <=
-        (pred_q[int'(loc(wb_warp_i))*8 + int'(wb_preg_i)] & ~wb_pexec_i) | (wb_pval_i & wb_pexec_i);
+      pred_q[32'(loc(wb_warp_i))*8 + 32'(wb_preg_i)] <=
+        (pred_q[32'(loc(wb_warp_i))*8 + 32'(wb_preg_i)] & ~wb_pexec_i) | (wb_pval_i & wb_pexec_i);
     end
     if (is_fire && is_plop && u.rd[2:0] != 3'd7) begin
-      pred_q[int'(pick_l)*8 + int'(u.rd[2:0])] <=
-        (pred_q[int'(pick_l)*8 + int'(u.rd[2:0])] & ~exec) | (pres & exec);
+      pred_q[32'(pick_l)*8 + 32'(u.rd[2:0])] <=
+        (pred_q[32'(pick_l)*8 + 32'(u.rd[2:0])] & ~exec) | (pres & exec);
     end
     if (init_valid_i && mine(init_warp_i, cid_i)) begin
-      for (int p = 0; p < 8; p++) pred_q[int'(loc(init_warp_i))*8 + p] <= '0;
+      for (int p = 0; p < 8; p++) pred_q[32'(loc(init_warp_i))*8 + p] <= '0;
     end
   end
 

@@ -163,5 +163,6 @@ rtl-synth:
 	$(YOSYS) -q -l $(RTL_SYN_DIR)/ice40.log -p '$(RTL_SYN_ICE40_CMD)'
 	$(YOSYS) -q -l $(RTL_SYN_DIR)/xc7.log -p '$(RTL_SYN_XC7_CMD)'
 	@! grep -a "Latch inferred" $(RTL_SYN_DIR)/ice40.log $(RTL_SYN_DIR)/xc7.log
-	@for f in ice40 xc7; do echo "$$f:"; sed -n '/design hierarchy/,$$p' $(RTL_SYN_DIR)/$$f.stat \
-		| grep -E '^ +(SB_|LUT|RAM|FD|MUXF|CARRY|DSP)' ; done
+	@for f in ice40 xc7; do echo "$$f:"; s=$(RTL_SYN_DIR)/$$f.stat; \
+		if grep -q "design hierarchy" $$s; then sed -n '/design hierarchy/,$$p' $$s; else cat $$s; fi \
+		| grep -E '^ +(SB_|LUT|RAM|FD|MUXF|CARRY|DSP)'; done

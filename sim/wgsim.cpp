@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "Vwg_sm.h"
 
@@ -226,13 +227,11 @@ int wgsim_create(struct wgsim **sp, const struct wgsim_opts *opts)
 	s->ctx->randReset(0);
 	s->top = new Vwg_sm(s->ctx.get(), "sm");
 	s->top->sm_id_i = s->opts.sm_id & 0xFF;
-	for (unsigned i = 0; i < (WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH + 31) / 32; i++) {
-#if WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH > 64
-		s->top->lane_en_i.data()[i] = 0xFFFFFFFFu;
-#else
-		s->top->lane_en_i = ~0ull;
-#endif
-	}
+	/* All lanes powered (the power-gating work drives lane_en_i later). */
+	using lane_t = std::remove_reference<decltype(s->top->lane_en_i)>::type;
+	s->top->lane_en_i = static_cast<lane_t>(WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH >= 64
+	                                            ? ~0ull
+	                                            : (1ull << (WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH)) - 1);
 	if (s->opts.trace_fst) {
 #if VM_TRACE_FST
 		s->ctx->traceEverOn(true);
@@ -432,15 +431,11 @@ int wgsim_busy(const struct wgsim *s)
 
 int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 {
-	static const char *const cls[12] = { "int",          "imul",        "fp",         "sfu",
-		                             "ldst_global",  "ldst_shared", "ldst_local", "ldst_param",
-		                             "atomic",       "branch",      "barrier",    "control" };
 	static const char *const cls_names[12] = {
 		"class_int",          "class_imul",        "class_fp",         "class_sfu",
 		"class_ldst_global",  "class_ldst_shared", "class_ldst_local", "class_ldst_param",
 		"class_atomic",       "class_branch",      "class_barrier",    "class_control"
 	};
-	(void)cls;
 	const Vwg_sm *t = s->top;
 	wgsim_counter all[32];
 	int n = 0;

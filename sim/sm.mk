@@ -1,0 +1,105 @@
+# The SM core (rtl/wg_sm.sv) as a C library and its tests (docs/sm-pipeline.md).
+# Included by the top-level Makefile (-include sim/sm.mk); adds to rtl-test::.
+#   make sm-lib         build/sim/libwgsim.a: Verilated wg_sm + sim/wgsim.cpp + Verilator
+#                       run-time objects (FST tracing compiled in, off unless asked for)
+#   make sm-test        tests/rtl/test_sm.c: kernels on the RTL vs the golden model
+#   make bench-sim      simulated cycles per second of the full-size SM on matmul
+#   make sm-lint        verilator --lint-only -Wall of every SM block as its own top
+#   make sm-synth       yosys synth_ice40 of a tiny SM (4 warps, 4 lanes, 1024 registers, no FP)
+#   make sm-unit-test   Verilator unit tests of wg_simt_stack and wg_warp_sched
+# Parameters of the library build: SM_PARAMS (Verilator -G options); the same values
+# reach sim/wgsim.cpp as WGSIM_* macros.
+
+VERILATOR ?= verilator
+YOSYS ?= yosys
+
+SM_DIR    := $(BUILD)/sim
+SM_OBJ    := $(SM_DIR)/obj
+SM_LIB    := $(SM_DIR)/libwgsim.a
+SM_VLT    := $(wildcard rtl/*.vlt)
+SM_RTL     = $(shell scripts/rtl-deps.py wg_sm)
+SM_RTL_ALL := $(wildcard rtl/*.sv)
+SM_NUM_WARPS ?= 48
+SM_SIMD_WIDTH ?= 16
+SM_NUM_REGS ?= 32768
+SM_PARAMS := -GNUM_WARPS=$(SM_NUM_WARPS) -GSIMD_WIDTH=$(SM_SIMD_WIDTH) -GNUM_REGS=$(SM_NUM_REGS)
+SM_DEFS   := -DWGSIM_NUM_WARPS=$(SM_NUM_WARPS) -DWGSIM_SIMD_WIDTH=$(SM_SIMD_WIDTH) \
+             -DWGSIM_NUM_REGS=$(SM_NUM_REGS)
+SM_CFLAGS := -O2 -march=native -I$(CURDIR)/sim $(SM_DEFS)
+SM_VFLAGS := --cc --build -j 2 -Wall --trace-fst --x-assign fast --x-initial fast \
+             -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "$(SM_CFLAGS)"
+SM_RT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o wgsim.o
+SM_LDLIBS := -lstdc++ -lz -lpthread -lm
+
+.PHONY: sm-lib sm-test bench-sim sm-lint sm-synth sm-unit-test
+
+sm-lib: $(SM_LIB)
+
+# The model (slow: minutes) is rebuilt only when the RTL changes; wgsim.o on its own.
+$(SM_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk
+	@mkdir -p $(SM_OBJ)
+	@echo "VERILATE wg_sm ($(SM_PARAMS))"
+	@start=$$(date +%s); \
+	$(VERILATOR) $(SM_VFLAGS) $(SM_PARAMS) --top-module wg_sm --Mdir $(SM_OBJ) \
+		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_OBJ)/build.log 2>&1 \
+	&& $(MAKE) -s --no-print-directory -C $(SM_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 \
+		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_OBJ)/build.log 2>&1 \
+		|| { tail -40 $(SM_OBJ)/build.log; exit 1; }; \
+	echo "wg_sm built in $$(( $$(date +%s) - start )) s"
+
+$(SM_OBJ)/wgsim.o: sim/wgsim.cpp sim/wgsim.h $(SM_OBJ)/Vwg_sm__ALL.a
+	$(MAKE) -s --no-print-directory -C $(SM_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 wgsim.o
+
+$(SM_LIB): $(SM_OBJ)/Vwg_sm__ALL.a $(SM_OBJ)/wgsim.o
+	rm -f $@
+	cp $(SM_OBJ)/Vwg_sm__ALL.a $@
+	ar rcs $@ $(addprefix $(SM_OBJ)/,$(SM_RT_OBJS))
+
+$(SM_DIR)/test_sm: tests/rtl/test_sm.c $(SM_LIB) $(LIB)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< $(SM_LIB) $(LIB) \
+		$(SM_LDLIBS)
+
+sm-test: $(SM_DIR)/test_sm
+	$(SM_DIR)/test_sm
+	$(SM_DIR)/test_sm --gto --latency=100
+
+bench-sim: $(SM_DIR)/test_sm
+	$(SM_DIR)/test_sm --bench=$(or $(BENCH_N),64)
+
+rtl-test:: sm-test sm-unit-test
+
+sm-lint:
+	@for m in $$(ls rtl/wg_sm.sv rtl/wg_decode.sv rtl/wg_fetch.sv rtl/wg_warp_sched.sv rtl/wg_scoreboard.sv \
+		rtl/wg_exec_pipe.sv rtl/wg_simt_stack.sv rtl/wg_barrier.sv rtl/wg_cta_ctrl.sv rtl/wg_lsu.sv \
+		rtl/wg_sreg.sv rtl/wg_retire.sv); do top=$$(basename $$m .sv); \
+		$(VERILATOR) --lint-only -Wall $(SM_VLT) $$(scripts/rtl-deps.py $$top) --top-module $$top \
+		|| exit 1; done; echo "sm-lint: clean"
+
+SM_SYNTH_PARAMS := -set NUM_WARPS 4 -set SIMD_WIDTH 4 -set NUM_SIMD 2 -set NUM_REGS 1024 -set RF_BANKS 4 \
+                   -set NUM_CTAS 2 -set SMEM_BYTES 1024 -set IMEM_DEPTH 256 -set CMEM_BYTES 256 \
+                   -set STACK_DEPTH 16 -set HAS_FP 0 -set RETIRE_EN 0 -set MEM_TAG_W 4
+sm-synth:
+	@mkdir -p $(SM_DIR)/synth
+	$(YOSYS) -q -l $(SM_DIR)/synth/ice40.log -p 'read_verilog -sv $(SM_RTL); \
+		chparam $(SM_SYNTH_PARAMS) wg_sm; synth_ice40 -top wg_sm; tee -o $(SM_DIR)/synth/ice40.stat stat'
+	@grep -E 'Number of cells|SB_LUT4|SB_DFF|SB_RAM|SB_CARRY' $(SM_DIR)/synth/ice40.stat | head -20
+
+# Unit tests of blocks.
+SM_UT_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
+                -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O1 -I$(CURDIR)/sim"
+$(SM_DIR)/ut_simt/test_simt_stack: rtl/wg_simt_stack.sv rtl/wg_ram_1r1w.sv rtl/wg_rr_arbiter.sv \
+		tests/rtl/test_simt_stack.cpp sim/harness.h sim/sm.mk
+	@mkdir -p $(@D)
+	$(VERILATOR) $(SM_UT_VFLAGS) -GNUM_WARPS=4 -GSTACK_DEPTH=16 -GNUM_PORTS=1 --top-module wg_simt_stack \
+		--Mdir $(@D) -o test_simt_stack $(SM_VLT) $$(scripts/rtl-deps.py wg_simt_stack) \
+		$(abspath tests/rtl/test_simt_stack.cpp) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+
+$(SM_DIR)/ut_sched/test_warp_sched: $(SM_RTL_ALL) tests/rtl/test_warp_sched.cpp sim/harness.h sim/sm.mk
+	@mkdir -p $(@D)
+	$(VERILATOR) $(SM_UT_VFLAGS) -GNUM_WARPS=8 -GNUM_SIMD=1 --top-module wg_warp_sched \
+		--Mdir $(@D) -o test_warp_sched $(SM_VLT) $$(scripts/rtl-deps.py wg_warp_sched) \
+		$(abspath tests/rtl/test_warp_sched.cpp) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
+
+sm-unit-test: $(SM_DIR)/ut_simt/test_simt_stack $(if $(wildcard tests/rtl/test_warp_sched.cpp),$(SM_DIR)/ut_sched/test_warp_sched)
+	$(SM_DIR)/ut_simt/test_simt_stack
+	$(if $(wildcard tests/rtl/test_warp_sched.cpp),$(SM_DIR)/ut_sched/test_warp_sched)

@@ -1,0 +1,758 @@
+/*
+ * test_sm: the Verilated SM (libwgsim) against the golden model (wg_func).
+ *
+ * Each case assembles a kernel, fills device memory, runs the launch on the
+ * golden model and on the RTL (memory port served from a copy of the same
+ * device memory with a fixed latency), and compares every allocation byte
+ * for byte. Usage: test_sm [--latency=N] [--gto] [--only=NAME] [--trace=FILE]
+ *                          [--bench=N (matmul N x N, prints cycles/s)] [-v]
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "asm.h"
+#include "config.h"
+#include "func.h"
+#include "gmem.h"
+#include "launch.h"
+#include "wgsim.h"
+
+static unsigned g_latency = 20;
+static int g_gto, g_verbose, g_repeat = 1;
+static const char *g_only, *g_trace, *g_from;
+
+struct buf {
+	uint32_t addr, size;
+};
+
+struct tcase {
+	const char *name;
+	const char *src;   /* inline source, or NULL */
+	const char *file;  /* kernels/x.s */
+	const char *kernel;
+	wg_dim3 grid, block;
+	uint32_t dyn_shared;
+	uint32_t local_total; /* bytes of local memory region (set by the run) */
+	uint8_t params[256];
+	uint32_t nbufs;
+	struct buf bufs[16];
+};
+
+static uint32_t rng_state = 12345;
+static uint32_t rnd(void)
+{
+	rng_state = rng_state * 1664525u + 1013904223u;
+	return rng_state >> 8;
+}
+
+static uint32_t alloc_buf(struct wg_gmem *g, struct tcase *t, uint32_t bytes, int fill)
+{
+	uint32_t a;
+	if (wg_gmem_alloc(g, bytes, &a)) {
+		fprintf(stderr, "alloc failed\n");
+		exit(2);
+	}
+	uint8_t *p = wg_gmem_ptr(g, a, bytes);
+	for (uint32_t i = 0; i < bytes; i++)
+		p[i] = fill == 1 ? (uint8_t)rnd() : fill == 2 ? 0xFF : 0;
+	t->bufs[t->nbufs].addr = a;
+	t->bufs[t->nbufs].size = bytes;
+	t->nbufs++;
+	return a;
+}
+
+static void put32(uint8_t *p, uint32_t off, uint32_t v)
+{
+	memcpy(p + off, &v, 4);
+}
+
+static void put_f32(struct wg_gmem *g, uint32_t a, uint32_t n)
+{
+	float *f = (float *)wg_gmem_ptr(g, a, 4 * n);
+	for (uint32_t i = 0; i < n; i++)
+		f[i] = (float)((int)(rnd() % 2000) - 1000) / 37.0f;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cases                                                                     */
+
+static const char src_store[] =
+	".kernel store\n.regs 4\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    S2R R1, SR_CTAID.X\n    S2R R2, SR_NTID.X\n"
+	"    IMAD R0, R1, R2, R0\n    SHL R1, R0, 2\n    LDC.32 R2, [out]\n    IADD R2, R2, R1\n"
+	"    IMAD R3, R0, 3, R0\n    STG.32 [R2], R3\n    EXIT\n";
+
+static const char src_loop[] =
+	".kernel loop\n.regs 6\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    MOV R1, 0\n    MOV R2, 0\n"
+	"top:\n    IADD R1, R1, R2\n    IADD R2, R2, 1\n    ISETP.LT P0, R2, 10\n@P0 BRA top\n"
+	"    SHL R3, R0, 2\n    LDC.32 R4, [out]\n    IADD R4, R4, R3\n    STG.32 [R4], R1\n    EXIT\n";
+
+static const char src_diverge[] =
+	".kernel diverge\n.regs 6\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    MOV R1, 100\n    AND R2, R0, 1\n    ISETP.EQ P0, R2, 0\n"
+	"@P0 BRA even\n    IADD R1, R1, R0\n    AND R3, R0, 2\n    ISETP.NE P1, R3, 0\n@P1 BRA skip\n"
+	"    IMUL R1, R1, 3\nskip:\n    BRA join\neven:\n    ISUB R1, R1, R0\njoin:\n"
+	"    ISETP.GT P2, R0, 40\n@P2 EXIT\n    IADD R1, R1, 7\n"
+	"    SHL R3, R0, 2\n    LDC.32 R4, [out]\n    IADD R4, R4, R3\n    STG.32 [R4], R1\n    EXIT\n";
+
+static const char src_barrier[] =
+	".kernel bar\n.regs 8\n.shared 512\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    S2R R1, SR_NTID.X\n    SHL R2, R0, 2\n    IMAD R3, R0, 5, R0\n"
+	"    STS.32 [R2], R3\n    BAR.SYNC 0\n    ISUB R4, R1, R0\n    IADD R4, R4, -1\n"
+	"    SHL R4, R4, 2\n    LDS.32 R5, [R4]\n    LDS.U8 R6, [R4+1]\n    IADD R5, R5, R6\n"
+	"    LDC.32 R7, [out]\n    IADD R7, R7, R2\n    STG.32 [R7], R5\n    EXIT\n";
+
+static const char src_atomic[] =
+	".kernel atom\n.regs 6\n.shared 128\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    AND R1, R0, 7\n    SHL R1, R1, 2\n    ATOMS.ADD RZ, [R1], R0\n"
+	"    BAR.SYNC 0\n    LDS.32 R3, [R1]\n    LDC.32 R4, [out]\n    ATOMG.ADD RZ, [R4], 1\n"
+	"    IADD R4, R4, 4\n    ATOMG.MAX.S32 RZ, [R4], R3\n    IADD R4, R4, 4\n    ATOMG.OR RZ, [R4], R0\n"
+	"    IADD R4, R4, 4\n    ATOMG.INC RZ, [R4], 1000\n    MOV R1, 64\n    ATOMS.XOR RZ, [R1], R0\n    EXIT\n";
+
+static void setup_out(struct wg_gmem *g, struct tcase *t, uint32_t words)
+{
+	uint32_t o = alloc_buf(g, t, 4 * words, 0);
+	put32(t->params, 0, o);
+}
+
+static void setup_vecadd(struct wg_gmem *g, struct tcase *t, int fp)
+{
+	uint32_t n = 1000;
+	uint32_t a = alloc_buf(g, t, 4 * n, 1), b = alloc_buf(g, t, 4 * n, 1), c = alloc_buf(g, t, 4 * n, 0);
+	if (fp) {
+		put_f32(g, a, n);
+		put_f32(g, b, n);
+	}
+	put32(t->params, 0, a);
+	put32(t->params, 8, b);
+	put32(t->params, 16, c);
+	put32(t->params, 24, n);
+	t->grid = (wg_dim3){ (n + 127) / 128, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+}
+
+static void setup_saxpy(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 1500;
+	uint32_t x = alloc_buf(g, t, 4 * n, 1), y = alloc_buf(g, t, 4 * n, 1);
+	float a = 2.5f;
+	put_f32(g, x, n);
+	put_f32(g, y, n);
+	put32(t->params, 0, n);
+	memcpy(t->params + 4, &a, 4);
+	put32(t->params, 8, x);
+	put32(t->params, 16, y);
+	t->grid = (wg_dim3){ 4, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+}
+
+static void setup_reduce(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 3000;
+	uint32_t in = alloc_buf(g, t, 4 * n, 1), out = alloc_buf(g, t, 4 * 4, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, in);
+	put32(t->params, 16, out);
+	t->grid = (wg_dim3){ 4, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+	t->dyn_shared = 128 * 4;
+}
+
+static void setup_nested(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 300;
+	uint32_t in = alloc_buf(g, t, 4 * n, 1), out = alloc_buf(g, t, 4 * n, 0);
+	uint32_t *p = (uint32_t *)wg_gmem_ptr(g, in, 4 * n);
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = rnd() % 1000;
+	put32(t->params, 0, n);
+	put32(t->params, 4, 900);
+	put32(t->params, 8, in);
+	put32(t->params, 16, out);
+	t->grid = (wg_dim3){ (n + 63) / 64, 1, 1 };
+	t->block = (wg_dim3){ 64, 1, 1 };
+}
+
+static void setup_hist(struct wg_gmem *g, struct tcase *t, int global)
+{
+	uint32_t n = 3000;
+	uint32_t d = alloc_buf(g, t, n, 1), h = alloc_buf(g, t, 1024, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, d);
+	put32(t->params, 16, h);
+	t->grid = (wg_dim3){ global ? (n + 127) / 128 : 3, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+}
+
+static void setup_matmul_n(struct wg_gmem *g, struct tcase *t, uint32_t n)
+{
+	uint32_t a = alloc_buf(g, t, 4 * n * n, 1), b = alloc_buf(g, t, 4 * n * n, 1), c = alloc_buf(g, t, 4 * n * n, 0);
+	put_f32(g, a, n * n);
+	put_f32(g, b, n * n);
+	put32(t->params, 0, n);
+	put32(t->params, 8, a);
+	put32(t->params, 16, b);
+	put32(t->params, 24, c);
+	t->grid = (wg_dim3){ n / 16, n / 16, 1 };
+	t->block = (wg_dim3){ 16, 16, 1 };
+}
+
+static void setup_matmul(struct wg_gmem *g, struct tcase *t)
+{
+	setup_matmul_n(g, t, 32);
+}
+
+static void setup_bfs(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t V = 300, E = 0, deg[300];
+	for (uint32_t v = 0; v < V; v++) {
+		deg[v] = rnd() % 6;
+		E += deg[v];
+	}
+	uint32_t rp = alloc_buf(g, t, 4 * (V + 1), 0), ci = alloc_buf(g, t, 4 * (E ? E : 1), 0);
+	uint32_t nf = 100;
+	uint32_t fr = alloc_buf(g, t, 4 * nf, 0), nx = alloc_buf(g, t, 4 * V, 0), cnt = alloc_buf(g, t, 4, 0);
+	uint32_t dist = alloc_buf(g, t, 4 * V, 2);
+	uint32_t *prp = (uint32_t *)wg_gmem_ptr(g, rp, 4 * (V + 1));
+	uint32_t *pci = (uint32_t *)wg_gmem_ptr(g, ci, 4 * (E ? E : 1));
+	uint32_t *pfr = (uint32_t *)wg_gmem_ptr(g, fr, 4 * nf);
+	uint32_t *pd = (uint32_t *)wg_gmem_ptr(g, dist, 4 * V);
+	uint32_t e = 0;
+	for (uint32_t v = 0; v < V; v++) {
+		prp[v] = e;
+		for (uint32_t k = 0; k < deg[v]; k++)
+			pci[e++] = rnd() % V;
+	}
+	prp[V] = e;
+	for (uint32_t i = 0; i < nf; i++) {
+		pfr[i] = i * 3;
+		pd[i * 3] = 2;
+	}
+	put32(t->params, 0, nf);
+	put32(t->params, 4, 2);
+	put32(t->params, 8, rp);
+	put32(t->params, 16, ci);
+	put32(t->params, 24, fr);
+	put32(t->params, 32, nx);
+	put32(t->params, 40, cnt);
+	put32(t->params, 48, dist);
+	t->grid = (wg_dim3){ (nf + 63) / 64, 1, 1 };
+	t->block = (wg_dim3){ 64, 1, 1 };
+}
+
+/* ------------------------------------------------------------------------ */
+/* RTL run                                                                   */
+
+struct pend {
+	uint64_t due;
+	uint32_t tag;
+	uint8_t data[WGSIM_MEM_BYTES];
+};
+
+static uint32_t atom(unsigned op, uint32_t old, uint32_t b, uint32_t c)
+{
+	float f;
+	switch (op) {
+	case 0: return old + b;
+	case 1: return (int32_t)old < (int32_t)b ? old : b;
+	case 2: return (int32_t)old > (int32_t)b ? old : b;
+	case 3: return b;
+	case 4: return old == b ? c : old;
+	case 5: return old & b;
+	case 6: return old | b;
+	case 7: return old ^ b;
+	case 8: return old < b ? old : b;
+	case 9: return old > b ? old : b;
+	case 10: return old >= b ? 0 : old + 1;
+	case 11: return (old == 0 || old > b) ? b : old - 1;
+	case 12: {
+		float x, y;
+		memcpy(&x, &old, 4);
+		memcpy(&y, &b, 4);
+		f = x + y;
+		uint32_t r;
+		memcpy(&r, &f, 4);
+		if (isnan(f))
+			r = 0x7FFFFFFFu;
+		return r;
+	}
+	default: return old;
+	}
+}
+
+/* Retire beats -> retire-log records (docs/retire-log.md), kept per (cta, warp, seq). */
+struct rrec {
+	uint32_t cta, warp, seq, order;
+	struct wg_retire_rec r;
+	uint32_t vals[32][4];
+};
+static struct rrec *g_recs;
+static uint32_t g_nrecs, g_caprecs;
+static struct rrec g_open[64];
+
+static void beat_in(const struct wgsim_retire *b)
+{
+	struct rrec *o = &g_open[b->warp & 63];
+	if (b->beat == 0) {
+		memset(o, 0, sizeof(*o));
+		o->cta = b->cta_linear;
+		o->warp = b->wic;
+		o->seq = b->seq;
+		o->r.cta = b->cta_linear;
+		o->r.warp = b->wic;
+		o->r.pc = b->pc;
+		o->r.active = b->active;
+		o->r.exec = b->exec;
+		o->r.dst = b->dst == 1 ? WG_RD_REG : b->dst == 2 ? WG_RD_PRED : WG_RD_NONE;
+		o->r.reg = b->reg;
+		o->r.nregs = 1;
+		o->r.pred = b->data[0];
+	}
+	if (b->dst == 1) {
+		for (int l = 0; l < 32; l++)
+			o->vals[l][b->beat] = b->data[l];
+		o->r.nregs = (uint8_t)(b->beat + 1);
+	}
+	if (b->last) {
+		if (g_nrecs == g_caprecs) {
+			g_caprecs = g_caprecs ? 2 * g_caprecs : 4096;
+			g_recs = realloc(g_recs, g_caprecs * sizeof(*g_recs));
+		}
+		o->order = g_nrecs;
+		g_recs[g_nrecs++] = *o;
+	}
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rrec *x = a, *y = b;
+	if (x->cta != y->cta)
+		return x->cta < y->cta ? -1 : 1;
+	if (x->warp != y->warp)
+		return x->warp < y->warp ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return 0;
+}
+
+struct rtl_result {
+	uint64_t cycles, winst;
+	double secs;
+	int fault;
+};
+
+static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k, const struct tcase *t,
+                   struct rtl_result *res)
+{
+	uint32_t threads = t->block.x * t->block.y * t->block.z;
+	uint32_t nctas = t->grid.x * t->grid.y * t->grid.z;
+	static struct pend q[1 << 12];
+	uint32_t qh = 0, qt = 0, done = 0;
+	struct wgsim_mreq r;
+
+	wgsim_reset(s);
+	wgsim_cfg_write(s, 0, 0);
+	wgsim_cfg_write(s, 1, k->regs);
+	wgsim_cfg_write(s, 2, k->shared_bytes + t->dyn_shared);
+	wgsim_cfg_write(s, 3, k->local_bytes);
+	wgsim_cfg_write(s, 4, 0);
+	wgsim_cfg_write(s, 5, t->block.x);
+	wgsim_cfg_write(s, 6, t->block.y);
+	wgsim_cfg_write(s, 7, t->block.z);
+	wgsim_cfg_write(s, 8, t->grid.x);
+	wgsim_cfg_write(s, 9, t->grid.y);
+	wgsim_cfg_write(s, 10, t->grid.z);
+	wgsim_cfg_write(s, 11, threads);
+	wgsim_cfg_write(s, 12, k->param_bytes);
+	wgsim_cfg_write(s, 13, g_gto);
+	wgsim_cfg_write(s, 14, threads * nctas);
+	wgsim_cfg_write(s, 15, 0);
+	wgsim_imem_write(s, 0, k->code, k->ninsns);
+	wgsim_cmem_write(s, t->params, k->param_bytes);
+	wgsim_step(s, k->ninsns + 40);
+	for (uint32_t z = 0, lin = 0; z < t->grid.z; z++)
+		for (uint32_t y = 0; y < t->grid.y; y++)
+			for (uint32_t x = 0; x < t->grid.x; x++, lin++)
+				wgsim_cta_launch(s, x, y, z, lin);
+
+	uint64_t c0 = wgsim_cycle(s), limit = 20000000;
+	clock_t t0 = clock();
+	while (done < nctas) {
+		if (wgsim_step(s, 1)) {
+			struct wgsim_fault f;
+			wgsim_fault(s, &f);
+			printf("  RTL fault code %u warp %u pc %u lane %u addr 0x%08x cta %u at cycle %" PRIu64 "\n",
+			       f.code, f.warp, f.pc, f.lane, f.addr, f.cta_linear, wgsim_cycle(s) - c0);
+			res->fault = 1;
+			return -1;
+		}
+		while (wgsim_mreq_pop(s, &r)) {
+			struct pend *p = &q[qt++ & 4095];
+			uint32_t bytes = 1u << r.size, off = r.addr & (WGSIM_MEM_BYTES - 1);
+			uint8_t *m = wg_gmem_ptr(g, r.addr, bytes);
+			memset(p->data, 0, sizeof(p->data));
+			p->tag = r.tag;
+			p->due = wgsim_cycle(s) + g_latency;
+			if (!m) {
+				printf("  RTL access outside allocations: addr 0x%08x size %u warp %u pc %u lane %u\n", r.addr,
+				       bytes, r.warp, r.pc, r.lane);
+				res->fault = 1;
+				return -1;
+			}
+			if (r.cmd == 0) {
+				memcpy(p->data + off, m, bytes);
+			} else if (r.cmd == 1) {
+				for (uint32_t i = 0; i < bytes; i++)
+					if (r.wmask[off + i])
+						m[i] = r.wdata[off + i];
+			} else {
+				uint32_t old;
+				memcpy(&old, m, 4);
+				uint32_t nv = atom(r.atom_op, old, r.atom_b, r.atom_c);
+				memcpy(m, &nv, 4);
+				memcpy(p->data + off, &old, 4);
+			}
+		}
+		while (qh != qt && q[qh & 4095].due <= wgsim_cycle(s)) {
+			wgsim_mrsp_push(s, q[qh & 4095].tag, q[qh & 4095].data);
+			qh++;
+		}
+		while (wgsim_cta_done(s, NULL))
+			done++;
+		{
+			struct wgsim_retire b;
+			while (wgsim_retire_pop(s, &b))
+				beat_in(&b);
+		}
+		if (wgsim_cycle(s) - c0 > limit) {
+			printf("  RTL timeout after %" PRIu64 " cycles (%u of %u CTAs done)\n", limit, done, nctas);
+			return -1;
+		}
+	}
+	res->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	res->cycles = wgsim_cycle(s) - c0;
+	struct wgsim_counter cn[64];
+	int nc = wgsim_counters(s, cn, 64);
+	for (int i = 0; i < nc; i++) {
+		if (!strcmp(cn[i].name, "warp_insts"))
+			res->winst = cn[i].value;
+		if (g_verbose && cn[i].value)
+			printf("    %-24s %" PRIu64 "\n", cn[i].name, cn[i].value);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+typedef void (*setup_fn)(struct wg_gmem *, struct tcase *);
+
+static void s_store(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 256); t->grid = (wg_dim3){ 2, 1, 1 }; t->block = (wg_dim3){ 100, 1, 1 }; }
+static void s_loop(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 64); t->grid = (wg_dim3){ 1, 1, 1 }; t->block = (wg_dim3){ 64, 1, 1 }; }
+static void s_div(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 64); t->grid = (wg_dim3){ 1, 1, 1 }; t->block = (wg_dim3){ 64, 1, 1 }; }
+static void s_bar(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 128); t->grid = (wg_dim3){ 1, 1, 1 }; t->block = (wg_dim3){ 128, 1, 1 }; }
+static void s_atom(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 8); t->grid = (wg_dim3){ 2, 1, 1 }; t->block = (wg_dim3){ 96, 1, 1 }; }
+static void s_vecadd(struct wg_gmem *g, struct tcase *t) { setup_vecadd(g, t, 0); }
+static void s_vecaddf(struct wg_gmem *g, struct tcase *t) { setup_vecadd(g, t, 1); }
+static void s_hists(struct wg_gmem *g, struct tcase *t) { setup_hist(g, t, 0); }
+static void s_histg(struct wg_gmem *g, struct tcase *t) { setup_hist(g, t, 1); }
+
+static const struct {
+	const char *name, *src, *file, *kernel;
+	setup_fn setup;
+} cases[] = {
+	{ "store", src_store, NULL, "store", s_store },
+	{ "loop", src_loop, NULL, "loop", s_loop },
+	{ "diverge", src_diverge, NULL, "diverge", s_div },
+	{ "barrier", src_barrier, NULL, "bar", s_bar },
+	{ "atomic", src_atomic, NULL, "atom", s_atom },
+	{ "vecadd", NULL, "kernels/vecadd.s", "vecadd", s_vecadd },
+	{ "vecadd_f32", NULL, "kernels/vecadd.s", "vecadd_f32", s_vecaddf },
+	{ "saxpy", NULL, "kernels/saxpy.s", "saxpy", setup_saxpy },
+	{ "reduce", NULL, "kernels/reduce.s", "reduce", setup_reduce },
+	{ "nested", NULL, "kernels/nested.s", "nested", setup_nested },
+	{ "nested_break", NULL, "kernels/nested.s", "nested_break", setup_nested },
+	{ "hist_shared", NULL, "kernels/histogram.s", "hist_shared", s_hists },
+	{ "hist_global", NULL, "kernels/histogram.s", "hist_global", s_histg },
+	{ "matmul", NULL, "kernels/matmul.s", "matmul", setup_matmul },
+	{ "bfs_step", NULL, "kernels/bfs.s", "bfs_step", setup_bfs },
+};
+
+/* Golden log lines grouped by (cta, warp) in order; RTL records sorted by (cta, warp, seq). */
+struct line {
+	uint32_t cta, warp, idx;
+	char *text;
+};
+static int cmp_line(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	if (x->cta != y->cta)
+		return x->cta < y->cta ? -1 : 1;
+	if (x->warp != y->warp)
+		return x->warp < y->warp ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static struct line *read_log(const char *path, uint32_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char buf[8192];
+	struct line *v = NULL;
+	uint32_t cap = 0;
+	*n = 0;
+	if (!f)
+		return NULL;
+	while (fgets(buf, sizeof(buf), f)) {
+		if (buf[0] == '#')
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			v = realloc(v, cap * sizeof(*v));
+		}
+		sscanf(buf, "%u %u", &v[*n].cta, &v[*n].warp);
+		v[*n].idx = *n;
+		v[*n].text = strdup(buf);
+		(*n)++;
+	}
+	fclose(f);
+	qsort(v, *n, sizeof(*v), cmp_line);
+	return v;
+}
+
+/* Returns the number of mismatching records (first few printed). */
+static uint32_t compare_retire(const char *gold_path)
+{
+	const char *rtl_path = "/tmp/wg_test_sm_rtl.log";
+	struct wg_retire_log *lg;
+	uint32_t ng, nr, bad = 0;
+	if (getenv("WG_DBG_CTA"))
+		for (uint32_t i = 0; i < g_nrecs; i++)
+			if (g_recs[i].cta == (uint32_t)atoi(getenv("WG_DBG_CTA")) && g_recs[i].r.pc >= 28 && g_recs[i].r.pc <= 36)
+				printf("  dbg order %u cta %u warp %u pc %u seq %u\n", g_recs[i].order, g_recs[i].cta,
+				       g_recs[i].warp, g_recs[i].r.pc, g_recs[i].seq);
+	qsort(g_recs, g_nrecs, sizeof(*g_recs), cmp_rec);
+	if (wg_retire_open(&lg, rtl_path))
+		return 1;
+	for (uint32_t i = 0; i < g_nrecs; i++) {
+		g_recs[i].r.vals = (const uint32_t (*)[4])g_recs[i].vals;
+		wg_retire_write(lg, &g_recs[i].r);
+	}
+	wg_retire_close(lg);
+	struct line *a = read_log(gold_path, &ng), *b = read_log(rtl_path, &nr);
+	uint32_t i = 0, j = 0;
+	while (i < ng && j < nr) {
+		if (a[i].cta != b[j].cta || a[i].warp != b[j].warp) {
+			/* one side has more records for this warp */
+			if (bad++ < 3)
+				printf("  retire: cta %u warp %u: record counts differ (golden next: %s)", a[i].cta, a[i].warp,
+				       a[i].text);
+			if (cmp_line(&a[i], &b[j]) < 0)
+				i++;
+			else
+				j++;
+			continue;
+		}
+		if (strcmp(a[i].text, b[j].text) && bad++ < 3)
+			printf("  retire mismatch:\n    golden %s    rtl    %s", a[i].text, b[j].text);
+		i++;
+		j++;
+	}
+	if (i < ng || j < nr) {
+		bad += (ng - i) + (nr - j);
+		printf("  retire: %u golden, %u rtl records\n", ng, nr);
+	}
+	for (uint32_t k = 0; k < ng; k++)
+		free(a[k].text);
+	for (uint32_t k = 0; k < nr; k++)
+		free(b[k].text);
+	free(a);
+	free(b);
+	return bad;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
+{
+	struct tcase t;
+	struct wg_image img = { 0 };
+	struct wg_gmem *g0 = NULL, *g1 = NULL;
+	struct wg_func *f = NULL;
+	struct wg_config cfg;
+	struct wg_stats st;
+	struct wg_err err;
+	int rc, ok = 0;
+
+	memset(&t, 0, sizeof(t));
+	rng_state = 12345 + ci;
+	rc = cases[ci].src ? wg_asm_string(&img, cases[ci].src, cases[ci].name, stderr)
+	                   : wg_asm_file(&img, cases[ci].file, stderr);
+	if (rc) {
+		printf("FAIL %s: assembly failed (%d)\n", cases[ci].name, rc);
+		return 0;
+	}
+	const struct wg_kernel *k = wg_image_find(&img, cases[ci].kernel);
+	if (!k) {
+		printf("FAIL %s: no kernel %s\n", cases[ci].name, cases[ci].kernel);
+		goto out;
+	}
+	wg_gmem_create(&g0, 1u << 30);
+	if (bench_n)
+		setup_matmul_n(g0, &t, bench_n);
+	else
+		cases[ci].setup(g0, &t);
+	wg_gmem_clone(g0, &g1);
+
+	/* Golden model. */
+	wg_config_default(&cfg);
+	wg_func_create(&f, g0, &cfg);
+	struct wg_launch l = {
+		.kernel = k,
+		.grid = t.grid,
+		.block = t.block,
+		.params = t.params,
+		.dyn_shared = t.dyn_shared,
+		.threads_per_cta = t.block.x * t.block.y * t.block.z,
+		.warps_per_cta = (t.block.x * t.block.y * t.block.z + 31) / 32,
+		.ctas = (uint64_t)t.grid.x * t.grid.y * t.grid.z,
+	};
+	wg_stats_clear(&st);
+	struct wg_retire_log *glog = NULL;
+	if (!bench_n)
+		wg_retire_open(&glog, "/tmp/wg_test_sm_gold.log");
+	rc = wg_func_run(f, &l, &st, glog, &err);
+	if (glog)
+		wg_retire_close(glog);
+	g_nrecs = 0;
+	if (rc) {
+		printf("FAIL %s: golden model: %s\n", cases[ci].name, err.msg);
+		goto out;
+	}
+
+	struct rtl_result res = { 0 };
+	if (run_rtl(s, g1, k, &t, &res)) {
+		printf("FAIL %s: RTL run\n", cases[ci].name);
+		goto out;
+	}
+	ok = 1;
+	if (!strcmp(cases[ci].name, "bfs_step")) {
+		/* The next frontier's order follows the order of the atomic appends: compare it as a set. */
+		uint32_t n0, n1;
+		memcpy(&n0, wg_gmem_ptr(g0, t.bufs[4].addr, 4), 4);
+		memcpy(&n1, wg_gmem_ptr(g1, t.bufs[4].addr, 4), 4);
+		if (n0 == n1 && n0 <= t.bufs[3].size / 4) {
+			qsort(wg_gmem_ptr(g0, t.bufs[3].addr, 4 * n0), n0, 4, cmp_u32);
+			qsort(wg_gmem_ptr(g1, t.bufs[3].addr, 4 * n1), n1, 4, cmp_u32);
+		}
+	}
+	for (uint32_t b = 0; b < t.nbufs; b++) {
+		uint8_t *p0 = wg_gmem_ptr(g0, t.bufs[b].addr, t.bufs[b].size);
+		uint8_t *p1 = wg_gmem_ptr(g1, t.bufs[b].addr, t.bufs[b].size);
+		if (memcmp(p0, p1, t.bufs[b].size)) {
+			uint32_t i = 0;
+			while (p0[i] == p1[i])
+				i++;
+			i &= ~3u;
+			uint32_t v0, v1;
+			memcpy(&v0, p0 + i, 4);
+			memcpy(&v1, p1 + i, 4);
+			printf("FAIL %s: buffer %u differs at byte %u: golden 0x%08x rtl 0x%08x\n", cases[ci].name, b, i,
+			       v0, v1);
+			if (g_verbose) {
+				uint32_t nd = 0;
+				for (uint32_t j = 0; j + 4 <= t.bufs[b].size; j += 4)
+					if (memcmp(p0 + j, p1 + j, 4) && nd++ < 64)
+						printf(" %u", j / 4);
+				printf("\n  %u words differ\n", nd);
+			}
+			ok = 0;
+		}
+	}
+	if (!bench_n) {
+		uint32_t bad = compare_retire("/tmp/wg_test_sm_gold.log");
+		if (bad && !strcmp(cases[ci].name, "bfs_step")) {
+			/* Atomics of different warps apply in another order: the values they return differ. */
+			printf("note %s: %u retire records differ (order of atomics between warps)\n", cases[ci].name, bad);
+		} else if (bad) {
+			printf("FAIL %s: %u retire records differ from the golden model\n", cases[ci].name, bad);
+			ok = 0;
+		}
+	}
+	printf("%s %-13s %8" PRIu64 " cycles  %7" PRIu64 " warp insts  IPC %.3f  %.0f cycles/s\n", ok ? "PASS" : "FAIL",
+	       cases[ci].name, res.cycles, res.winst, res.cycles ? (double)res.winst / (double)res.cycles : 0.0,
+	       res.secs > 0 ? (double)res.cycles / res.secs : 0.0);
+out:
+	if (f)
+		wg_func_destroy(f);
+	if (g0)
+		wg_gmem_destroy(g0);
+	if (g1)
+		wg_gmem_destroy(g1);
+	wg_image_free(&img);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t bench = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--latency=", 10))
+			g_latency = (unsigned)atoi(argv[i] + 10);
+		else if (!strcmp(argv[i], "--gto"))
+			g_gto = 1;
+		else if (!strncmp(argv[i], "--only=", 7))
+			g_only = argv[i] + 7;
+		else if (!strncmp(argv[i], "--from=", 7))
+			g_from = argv[i] + 7;
+		else if (!strncmp(argv[i], "--trace=", 8))
+			g_trace = argv[i] + 8;
+		else if (!strncmp(argv[i], "--bench=", 8))
+			bench = (uint32_t)atoi(argv[i] + 8);
+		else if (!strncmp(argv[i], "--repeat=", 9))
+			g_repeat = atoi(argv[i] + 9);
+		else if (!strcmp(argv[i], "-v"))
+			g_verbose = 1;
+		else {
+			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--only=NAME] [--trace=FILE] [--bench=N] [-v]\n",
+			        argv[0]);
+			return 2;
+		}
+	}
+	struct wgsim *s;
+	struct wgsim_opts o = { .trace_fst = g_trace, .trace_start = 0, .sm_id = 0 };
+	if (wgsim_create(&s, &o)) {
+		fprintf(stderr, "wgsim_create failed\n");
+		return 1;
+	}
+	int pass = 0, fail = 0;
+	if (bench) {
+		int ci = 13; /* matmul */
+		pass = run_case(s, ci, bench);
+		fail = !pass;
+	} else {
+		for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+			if (g_only && strcmp(g_only, cases[i].name))
+				continue;
+			if (g_from && strcmp(g_from, cases[i].name))
+				continue;
+			g_from = NULL;
+			for (int r = 0; r < g_repeat; r++) {
+				if (run_case(s, i, 0))
+					pass++;
+				else
+					fail++;
+			}
+		}
+	}
+	wgsim_destroy(s);
+	printf("%d passed, %d failed\n", pass, fail);
+	return fail ? 1 : 0;
+}
