@@ -15,7 +15,9 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
           -ffp-contract=off -fno-strict-aliasing -MMD -MP
 CPPFLAGS += -Ihost/include -Ihost/src
-LDLIBS += -lm
+# Every program links the Verilated SM (the "sim" target) with libwarpgate.
+WGSIM_LIB := $(BUILD)/sim/libwgsim.a
+LDLIBS += $(WGSIM_LIB) -lstdc++ -lz -lpthread -lm
 
 HOST_SRCS := $(sort $(wildcard host/src/*.c))
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -56,13 +58,13 @@ $(LIB): $(HOST_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(CLI): $(BUILD)/obj/host/cli/warpgate.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(CLI): $(BUILD)/obj/host/cli/warpgate.o $(LIB) $(WGSIM_LIB)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 # --- kernel programs -------------------------------------------------------
-$(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB)
+$(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(WGSIM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 run: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET)
@@ -71,9 +73,9 @@ bench: all
 	@scripts/bench-func.sh $(BUILD)
 
 # --- tests -----------------------------------------------------------------
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(WGSIM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
 	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test rtl-test
@@ -100,10 +102,10 @@ rtl-test::
 -include sim/cosim.mk
 
 # --- install ---------------------------------------------------------------
-install: $(LIB) $(CLI)
+install: $(LIB) $(WGSIM_LIB) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 host/include/warpgate.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB) $(WGSIM_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1|' host/warpgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/warpgate.pc
 

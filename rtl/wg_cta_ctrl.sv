@@ -203,6 +203,13 @@ module wg_cta_ctrl #(
   assign start_warp_o  = lw_q[wi_q[4:0]];
   assign start_mask_o  = lanes_of;
 
+  logic [NUM_WARPS-1:0] alloc_next;
+  always_comb begin
+    alloc_next = alloc_q;
+    if (done_valid_o && done_ready_i) alloc_next = alloc_next & ~cta_wm_q[done_slot];
+    if (st_q == L_TID && part_q == 2'd0) alloc_next[wlow] = 1'b1;
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       st_q     <= L_IDLE;
@@ -237,13 +244,12 @@ module wg_cta_ctrl #(
         end
         default: st_q <= L_IDLE;
       endcase
-      // Warp allocation at the start of its thread walk.
-      if (st_q == L_TID && part_q == 2'd0) alloc_q[wlow] <= 1'b1;
-      // Completion.
-      if (done_valid_o && done_ready_i) begin
-        cvalid_q[done_slot] <= 1'b0;
-        alloc_q <= alloc_q & ~cta_wm_q[done_slot];
-      end
+      // Warp allocation at the start of its thread walk, and the release of a
+      // finished CTA's warps, may fall in one cycle: merge them (a whole-vector
+      // release assignment would drop the new allocation, and the slot would be
+      // handed out again to the next warp).
+      alloc_q <= alloc_next;
+      if (done_valid_o && done_ready_i) cvalid_q[done_slot] <= 1'b0;
     end
   end
 
@@ -290,6 +296,10 @@ module wg_cta_ctrl #(
       for (int i = 0; i < 32'(NUM_WARPS); i++) inflight_q[i] <= '0;
     end else begin
       if (wdone_valid_i) fin_q[wdone_warp_i] <= 1'b1;
+      // A reused slot still holds its previous warp's finish: clear it at
+      // allocation, so that the barrier counts a warp of a launching CTA as
+      // live before it starts (the CTA in launch is never reported done).
+      if (st_q == L_TID && part_q == 2'd0) fin_q[wlow] <= 1'b0;
       if (start_valid_o) fin_q[start_warp_o] <= 1'b0;
       for (int i = 0; i < 32'(NUM_WARPS); i++) begin
         logic [7:0] n;

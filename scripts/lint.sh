@@ -18,5 +18,5 @@ if [ ${#mods[@]} -gt 0 ] && command -v verilator >/dev/null; then
 	[ $fail -eq 0 ] || exit 1
 	echo "lint: ${#mods[@]} RTL modules clean"
 fi
-make -s --no-print-directory build/libwarpgate.a build/warpgate
+make -s --no-print-directory build/libwarpgate.a build/obj/host/cli/warpgate.o
 echo "lint: clean"

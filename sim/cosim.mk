@@ -7,14 +7,11 @@ SEEDS ?= 100
 SEED0 ?= 1
 COSIM_TARGET ?= func
 COSIM := $(BUILD)/wg-cosim
-WGSIM_LIB := $(BUILD)/sim/libwgsim.a
-# The sim target (host/src/target_sim.c) needs the Verilated SM once it is registered in wg_targets.
-COSIM_LIBS := $(if $(wildcard $(WGSIM_LIB)),$(WGSIM_LIB) -lstdc++)
 
 .PHONY: cosim
 
-$(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(COSIM_LIBS) $(LDLIBS)
+$(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB) $(WGSIM_LIB)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 cosim: $(COSIM)
 	$(COSIM) --seeds $(SEEDS) --seed0 $(SEED0) --target $(COSIM_TARGET) --keep $(BUILD)/cosim-fail

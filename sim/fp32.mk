@@ -13,7 +13,7 @@ YOSYS ?= yosys
 FP32_DIR := $(BUILD)/rtl/fp32
 FP32_RTL := rtl/wg_fp32_pkg.sv rtl/wg_fp32_fma.sv rtl/wg_fp32_misc.sv \
             rtl/wg_fp32_unit.sv
-FP32_VLT := rtl/fp32.vlt
+FP32_VLT := rtl/lint.vlt
 FP32_TB := tests/rtl/test_fp32.cpp
 FP32_REF := tests/rtl/fp32_ref.h
 FP32_HARNESS := sim/harness.h

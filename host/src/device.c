@@ -18,6 +18,8 @@
 #include "target.h"
 #include "warpgate.h"
 
+const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, NULL };
+
 struct wg_module {
 	struct wg_device *dev;
 	struct wg_image img;

@@ -27,7 +27,8 @@ struct wg_target_ops {
 	void (*stats_json)(void *priv, struct wg_json *j);
 };
 
-extern const struct wg_target_ops wg_target_func;
+extern const struct wg_target_ops wg_target_func; /* target_func.c */
+extern const struct wg_target_ops wg_target_sim;  /* target_sim.c */
 
 /* Registered targets, NULL-terminated. */
 extern const struct wg_target_ops *const wg_targets[];

@@ -34,5 +34,3 @@ const struct wg_target_ops wg_target_func = {
 	.launch = func_launch,
 	.stats_json = NULL,
 };
-
-const struct wg_target_ops *const wg_targets[] = { &wg_target_func, NULL };

@@ -245,6 +245,57 @@ static void setup_bfs(struct wg_gmem *g, struct tcase *t)
 	t->block = (wg_dim3){ 64, 1, 1 };
 }
 
+/*
+ * Many-CTA launches: more CTAs than the SM holds at once (8 CTA slots, 48 warp
+ * slots), so CTA and warp slots are released and reused while other CTAs run,
+ * with full (256 threads, 8 warps) and partial (96 threads, 3 warps) CTAs.
+ */
+static void setup_saxpy_many(struct wg_gmem *g, struct tcase *t, uint32_t ctas, uint32_t block)
+{
+	uint32_t n = ctas * block + ctas * block / 3; /* a second grid-stride pass for some threads */
+	uint32_t x = alloc_buf(g, t, 4 * n, 1), y = alloc_buf(g, t, 4 * n, 1);
+	float a = -1.75f;
+	put_f32(g, x, n);
+	put_f32(g, y, n);
+	put32(t->params, 0, n);
+	memcpy(t->params + 4, &a, 4);
+	put32(t->params, 8, x);
+	put32(t->params, 16, y);
+	t->grid = (wg_dim3){ ctas, 1, 1 };
+	t->block = (wg_dim3){ block, 1, 1 };
+}
+
+static void setup_reduce_many(struct wg_gmem *g, struct tcase *t, uint32_t ctas, uint32_t block)
+{
+	uint32_t n = ctas * block * 2 - 77;
+	uint32_t in = alloc_buf(g, t, 4 * n, 1), out = alloc_buf(g, t, 4 * ctas, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, in);
+	put32(t->params, 16, out);
+	t->grid = (wg_dim3){ ctas, 1, 1 };
+	t->block = (wg_dim3){ block, 1, 1 };
+	t->dyn_shared = block * 4;
+}
+
+static void setup_hist_many(struct wg_gmem *g, struct tcase *t, uint32_t ctas, uint32_t block)
+{
+	uint32_t n = ctas * block + 1234;
+	uint32_t d = alloc_buf(g, t, n, 1), h = alloc_buf(g, t, 1024, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, d);
+	put32(t->params, 16, h);
+	t->grid = (wg_dim3){ ctas, 1, 1 };
+	t->block = (wg_dim3){ block, 1, 1 };
+}
+
+static void s_saxpy_m256(struct wg_gmem *g, struct tcase *t) { setup_saxpy_many(g, t, 48, 256); }
+static void s_saxpy_m96(struct wg_gmem *g, struct tcase *t) { setup_saxpy_many(g, t, 44, 96); }
+static void s_reduce_m256(struct wg_gmem *g, struct tcase *t) { setup_reduce_many(g, t, 42, 256); }
+static void s_reduce_m96(struct wg_gmem *g, struct tcase *t) { setup_reduce_many(g, t, 46, 96); }
+static void s_hists_m256(struct wg_gmem *g, struct tcase *t) { setup_hist_many(g, t, 41, 256); }
+static void s_hists_m96(struct wg_gmem *g, struct tcase *t) { setup_hist_many(g, t, 45, 96); }
+static void s_histg_m96(struct wg_gmem *g, struct tcase *t) { setup_hist_many(g, t, 43, 96); }
+
 /* ------------------------------------------------------------------------ */
 /* RTL run                                                                   */
 
@@ -480,6 +531,13 @@ static const struct {
 	{ "hist_global", NULL, "kernels/histogram.s", "hist_global", s_histg },
 	{ "matmul", NULL, "kernels/matmul.s", "matmul", setup_matmul },
 	{ "bfs_step", NULL, "kernels/bfs.s", "bfs_step", setup_bfs },
+	{ "saxpy_many256", NULL, "kernels/saxpy.s", "saxpy", s_saxpy_m256 },
+	{ "saxpy_many96", NULL, "kernels/saxpy.s", "saxpy", s_saxpy_m96 },
+	{ "reduce_many256", NULL, "kernels/reduce.s", "reduce", s_reduce_m256 },
+	{ "reduce_many96", NULL, "kernels/reduce.s", "reduce", s_reduce_m96 },
+	{ "hist_shared_many256", NULL, "kernels/histogram.s", "hist_shared", s_hists_m256 },
+	{ "hist_shared_many96", NULL, "kernels/histogram.s", "hist_shared", s_hists_m96 },
+	{ "hist_global_many96", NULL, "kernels/histogram.s", "hist_global", s_histg_m96 },
 };
 
 /* Golden log lines grouped by (cta, warp) in order; RTL records sorted by (cta, warp, seq). */
