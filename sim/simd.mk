@@ -9,7 +9,7 @@
 #   build/rtl/test_simd_unit_w8/test_simd_unit --count=200 --trace    one run, FST trace
 #   make simd-lint           verilator --lint-only -Wall: each module its own top, and
 #                            wg_simd_unit at other parameter sets
-#   make simd-synth          yosys synth_xilinx figures of docs/simd-unit.md (about 11 min)
+#   make simd-synth          yosys synth_xilinx figures of docs/simd-unit.md (6 to 11 min)
 #   make simd-gate-test      the tests on yosys' gate netlists (int ALU; 8-lane unit
 #                            without FP, whose build takes several minutes)
 
@@ -40,8 +40,9 @@ SIMD_VGATE := --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style --x-assign
 
 .PHONY: simd-test simd-lint simd-synth simd-gate-test
 
-# test_int_alu links libwarpgate: the ISA table, and the golden model (func target) for
-# the agreement check.
+# The tests link from libwarpgate only what they call: the ISA table, and for
+# test_int_alu the assembler and the functional golden model (not the targets, so not
+# the Verilated SM).
 SIMD_ALU_SIM := $(BUILD)/rtl/test_int_alu/test_int_alu
 $(SIMD_ALU_SIM): $(SIMD_ALU_RTL) $(SIMD_VLT) tests/rtl/test_int_alu.cpp $(SIMD_DEPS) $(LIB)
 	@mkdir -p $(@D)

@@ -6,9 +6,10 @@
 //      of a set of edge values (0, 1, -1, INT_MIN, INT_MAX, shift amounts 31/32/33, ...);
 //   3. random vectors (--count=N, default 1000000) over every integer instruction,
 //      with operands biased towards edge values;
-//   4. agreement with the golden model: the same operations as a kernel run on the
-//      func target (libwarpgate), with both of its interpreters, register and
-//      immediate forms of B; its results are compared with the reference and the RTL;
+//   4. agreement with the golden model: the same operations as a kernel, assembled and
+//      run by the functional model (host/src/func.c) with both of its interpreters,
+//      register and immediate forms of B; its results are compared with the reference
+//      and the RTL;
 //   5. opcodes that are not integer ALU operations give result 0 and predicate 0.
 // Ends with "N passed, M failed"; exit status 0 only when nothing failed.
 //
@@ -122,7 +123,14 @@ static bool int_alu_entry(const struct wg_isa_entry *e)
 
 #include "Vwg_int_alu.h"
 #include "harness.h"
-#include "warpgate.h"
+
+extern "C" {
+#include "asm.h"
+#include "config.h"
+#include "func.h"
+#include "gmem.h"
+#include "image.h"
+}
 
 #include <string>
 #include <vector>
@@ -436,64 +444,80 @@ static std::string kernel_source(const std::vector<KVariant> &vars)
 	return s;
 }
 
-// Runs the kernel on the func target; out gets vars.size() * n words. Returns 0 or -1.
-static int run_golden(const std::string &path, const std::vector<Vec> &vecs, size_t nvars,
+// Runs the kernel in the functional golden model (host/src/func.c, through the same
+// calls as its own tests; the interpreter is chosen when the model is created, by
+// WG_FUNC_BASELINE); out gets nvars * n words. Returns 0 or -1.
+static int run_golden(const std::string &src, const std::vector<Vec> &vecs, size_t nvars,
                       std::vector<uint32_t> &out)
 {
-	struct wg_device *dev = nullptr;
-	struct wg_module *mod = nullptr;
-	uint64_t din = 0, dout = 0;
-	uint32_t n = (uint32_t)vecs.size();
-	std::vector<uint32_t> in(4 * (size_t)n);
+	struct wg_config cfg;
+	struct wg_gmem *gmem = nullptr;
+	struct wg_func *func = nullptr;
+	struct wg_image img;
+	struct wg_stats st;
+	struct wg_err err;
+	struct wg_launch l;
+	uint32_t n = (uint32_t)vecs.size(), din = 0, dout = 0;
 	struct {
 		uint64_t in, out;
 		uint32_t n, pad;
 	} params;
-	int rc;
+	const struct wg_kernel *k;
+	uint32_t *in, *res;
+	int rc = -1;
 
+	memset(&img, 0, sizeof img);
+	memset(&st, 0, sizeof st);
+	memset(&err, 0, sizeof err);
+	memset(&l, 0, sizeof l);
+	out.assign(nvars * n, 0xCCCCCCCCu);
+	wg_config_default(&cfg);
+	if (wg_gmem_create(&gmem, 64u << 20) || wg_func_create(&func, gmem, &cfg)) {
+		printf("test_int_alu: cannot create the golden model\n");
+		goto done;
+	}
+	if (wg_asm_string(&img, src.c_str(), "test_int_alu_kernel.s", stdout) ||
+	    !(k = wg_image_find(&img, "alu"))) {
+		printf("test_int_alu: the kernel does not assemble\n");
+		goto done;
+	}
+	if (wg_gmem_alloc(gmem, 16ull * n, &din) || wg_gmem_alloc(gmem, 4ull * nvars * n, &dout) ||
+	    !(in = (uint32_t *)wg_gmem_ptr(gmem, din, 16 * n)) ||
+	    !(res = (uint32_t *)wg_gmem_ptr(gmem, dout, (uint32_t)(4 * nvars * n)))) {
+		printf("test_int_alu: golden model memory\n");
+		goto done;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		in[4 * i] = vecs[i].a;
 		in[4 * i + 1] = vecs[i].b;
 		in[4 * i + 2] = vecs[i].c;
 		in[4 * i + 3] = vecs[i].psel;
 	}
-	out.assign(nvars * n, 0xCCCCCCCCu);
-	rc = wg_open(&dev, "func", nullptr);
-	if (rc) {
-		printf("test_int_alu: wg_open(func): %s\n", wg_strerror(rc));
-		return -1;
-	}
-	if ((rc = wg_module_load(dev, &mod, path.c_str())) ||
-	    (rc = wg_malloc(dev, &din, in.size() * 4)) || (rc = wg_malloc(dev, &dout, out.size() * 4)) ||
-	    (rc = wg_memcpy_htod(dev, din, in.data(), in.size() * 4))) {
-		printf("test_int_alu: golden model set-up: %s: %s\n", wg_strerror(rc), wg_last_error(dev));
-		wg_close(dev);
-		return -1;
-	}
 	params = { din, dout, n, 0 };
-	rc = wg_launch(dev, mod, "alu", wg_dim3{ (n + 255) / 256, 1, 1 }, wg_dim3{ 256, 1, 1 }, &params,
-	               sizeof params, 0);
-	if (!rc)
-		rc = wg_synchronize(dev);
-	if (!rc)
-		rc = wg_memcpy_dtoh(dev, out.data(), dout, out.size() * 4);
-	if (rc)
-		printf("test_int_alu: golden model run: %s: %s\n", wg_strerror(rc), wg_last_error(dev));
-	wg_close(dev);
-	return rc ? -1 : 0;
+	l.kernel = k;
+	l.grid = wg_dim3{ (n + 255) / 256, 1, 1 };
+	l.block = wg_dim3{ 256, 1, 1 };
+	l.params = (const uint8_t *)&params;
+	l.threads_per_cta = 256;
+	l.warps_per_cta = 8;
+	l.ctas = l.grid.x;
+	if (wg_func_run(func, &l, &st, nullptr, &err)) {
+		printf("test_int_alu: golden model run: %s\n", err.msg);
+		goto done;
+	}
+	memcpy(out.data(), res, out.size() * 4);
+	rc = 0;
+done:
+	wg_image_free(&img);
+	wg_func_destroy(func);
+	wg_gmem_destroy(gmem);
+	return rc;
 }
 
-static void test_golden(H &h, const std::string &dir, unsigned nrand)
+static void test_golden(H &h, unsigned nrand)
 {
 	std::vector<KVariant> vars = kernel_variants();
-	std::string path = dir + "/test_int_alu_kernel.s";
-	FILE *f = fopen(path.c_str(), "w");
-	if (!f) {
-		CHECK(h, false, "cannot write %s", path.c_str());
-		return;
-	}
-	fputs(kernel_source(vars).c_str(), f);
-	fclose(f);
+	std::string src = kernel_source(vars);
 
 	std::vector<Vec> vecs;
 	for (size_t i = 0; i < kNumEdges; i++)
@@ -532,7 +556,7 @@ static void test_golden(H &h, const std::string &dir, unsigned nrand)
 		else
 			unsetenv("WG_FUNC_BASELINE");
 		std::vector<uint32_t> gold;
-		int rc = run_golden(path, vecs, vars.size(), gold);
+		int rc = run_golden(src, vecs, vars.size(), gold);
 		unsetenv("WG_FUNC_BASELINE");
 		if (!CHECK(h, rc == 0, "golden model (%s) did not run", which))
 			continue;
@@ -569,16 +593,13 @@ int main(int argc, char **argv)
 			args.push_back(argv[i]);
 	}
 	H h((int)args.size(), args.data(), "test_int_alu");
-	std::string dir(argv[0]);
-	size_t slash = dir.rfind('/');
-	dir = slash == std::string::npos ? std::string(".") : dir.substr(0, slash);
 
 	collect_ops();
 	CHECK(h, g_ops.size() == 37, "%zu integer ALU instructions in the ISA table, expected 37", g_ops.size());
 	test_known(h);
 	test_edges(h);
 	test_random(h, count);
-	test_golden(h, dir, golden);
+	test_golden(h, golden);
 	return h.finish();
 }
 
