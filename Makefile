@@ -78,7 +78,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(WGSIM_LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test rtl-test
+	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test cosim rtl-test
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)

@@ -70,6 +70,8 @@ static void usage(FILE *out, const char *name, const char *text)
 		"  --seed N             input generator seed (default 1)\n"
 		"  --json FILE          write the device statistics as JSON\n"
 		"  --retire-log FILE    write the retire log of every warp instruction\n"
+		"  --trace-fst FILE     write an FST waveform of the RTL (sim target; GTKWave opens it)\n"
+		"  --option KEY=VALUE   a target option (wg_set_option), e.g. lockstep=0, mem_latency=100\n"
 		"  --help               this text\n"
 		"The kernel source is looked up in $WG_KERNEL_DIR, else next to the program\n"
 		"(../../kernels from its directory). Exit status: 0 result correct,\n"
@@ -128,6 +130,8 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		{ "seed", required_argument, NULL, 'S' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "retire-log", required_argument, NULL, 'r' },
+		{ "trace-fst", required_argument, NULL, 'T' },
+		{ "option", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,6 +174,16 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		case 'r':
 			k->opt.retire_log = optarg;
 			break;
+		case 'T':
+			k->opt.trace_fst = optarg;
+			break;
+		case 'O':
+			if (k->opt.noptions == WGK_MAX_OPTIONS)
+				wgk_die(k, "--option: more than %d given", WGK_MAX_OPTIONS);
+			if (!strchr(optarg, '='))
+				wgk_die(k, "--option: expected KEY=VALUE, got '%s'", optarg);
+			k->opt.options[k->opt.noptions++] = optarg;
+			break;
 		case 'h':
 			usage(stdout, name, text);
 			exit(WGK_EXIT_PASS);
@@ -189,6 +203,14 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 	wgk_check(k, wg_open(&k->dev, k->opt.target, k->opt.config), "wg_open");
 	if (k->opt.retire_log)
 		wgk_check(k, wg_set_retire_log(k->dev, k->opt.retire_log), "wg_set_retire_log");
+	if (k->opt.trace_fst)
+		wgk_check(k, wg_set_option(k->dev, "trace_fst", k->opt.trace_fst), "wg_set_option trace_fst");
+	for (int i = 0; i < k->opt.noptions; i++) {
+		char key[64];
+		const char *eq = strchr(k->opt.options[i], '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - k->opt.options[i]), k->opt.options[i]);
+		wgk_check(k, wg_set_option(k->dev, key, eq + 1), "wg_set_option");
+	}
 
 	if (asprintf(&file, "%s.s", name) < 0)
 		wgk_die(k, "out of host memory");

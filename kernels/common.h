@@ -10,6 +10,8 @@
  *   --seed N            input generator seed (default 1)
  *   --json FILE         write the device statistics (wg_stats_json)
  *   --retire-log FILE   write the retire log (wg_set_retire_log)
+ *   --trace-fst FILE    FST waveform of the RTL (wg_set_option "trace_fst")
+ *   --option KEY=VALUE  any target option (wg_set_option)
  *   --help
  * and exits 0 when the result equals the CPU reference, 1 on a mismatch and
  * 2 on any error.
@@ -34,6 +36,10 @@ struct wgk_opts {
 	const char *config;
 	const char *json;
 	const char *retire_log;
+	const char *trace_fst;
+#define WGK_MAX_OPTIONS 16
+	const char *options[WGK_MAX_OPTIONS];
+	int noptions;
 	int small;		/* --size small */
 	uint64_t seed;
 	uint64_t n;		/* --n override; 0 = the size's default */

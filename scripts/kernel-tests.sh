@@ -38,6 +38,11 @@ v = struct.unpack('<256I', d)
 assert all(v[i] == 2 * i for i in range(256)), "c[i] != 2i"
 PY
 	check "cli json has totals" grep -q '"inst_executed"' "$tmp/run.json"
+	# The same kernel on the RTL, in lockstep, with an FST waveform.
+	check "cli run vecadd on sim" "$cli" run kernels/vecadd.s --kernel vecadd --grid 2 --block 64 --target sim \
+		--arg iota:512 --arg iota:512 --arg zeros:512 --arg 128 --dump c:"$tmp/c_sim.bin" --trace-fst "$tmp/v.fst"
+	check "sim output equals func output" cmp <(head -c 512 "$tmp/c.bin") "$tmp/c_sim.bin"
+	check "FST waveform written" test -s "$tmp/v.fst"
 fi
 check_fails "cli unknown target" "unknown target" "$cli" run kernels/vecadd.s --grid 1 --block 1 --target nosuch
 check_fails "cli missing file" "kernels/nosuch.s" "$cli" run kernels/nosuch.s --grid 1 --block 1

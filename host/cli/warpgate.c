@@ -146,6 +146,8 @@ static void run_help(void)
 	     "  -c, --config FILE       GPU configuration (default: built-in GTX480, configs/)\n"
 	     "  -j, --json FILE         write statistics as JSON ('-' for standard output)\n"
 	     "  -r, --retire-log FILE   write the retire stream (docs/retire-log.md)\n"
+	     "      --trace-fst FILE    FST waveform of the RTL (sim target), for GTKWave\n"
+	     "      --option KEY=VALUE  a target option, e.g. lockstep=0, mem_latency=100 (docs/cosim.md)\n"
 	     "  -q, --quiet             no summary line\n"
 	     "  -h, --help              this text\n"
 	     "\n"
@@ -322,10 +324,12 @@ static int cmd_run(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' }, { "config", required_argument, NULL, 'c' },
 		{ "json", required_argument, NULL, 'j' },   { "retire-log", required_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+		{ "trace-fst", required_argument, NULL, 'T' }, { "option", required_argument, NULL, 'O' },
 		{ 0 }
 	};
 	const char *kname = NULL, *target = "func", *config = NULL, *json = NULL, *retire = NULL;
-	const char *args[256], *dumps[64];
+	const char *args[256], *dumps[64], *options[32], *trace = NULL;
+	int noptions = 0;
 	int nargs = 0, ndumps = 0, quiet = 0, have_grid = 0, have_block = 0;
 	unsigned long shared = 0;
 	wg_dim3 grid = { 1, 1, 1 }, block = { 1, 1, 1 };
@@ -335,7 +339,7 @@ static int cmd_run(int argc, char **argv)
 	uint8_t *params = NULL;
 	int c, rc, status = 2;
 
-	while ((c = getopt_long(argc, argv, "k:g:b:a:d:s:t:c:j:r:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:g:b:a:d:s:t:c:j:r:qhT:O:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': kname = optarg; break;
 		case 'g':
@@ -364,6 +368,12 @@ static int cmd_run(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case 'r': retire = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'T': trace = optarg; break;
+		case 'O':
+			if (noptions == 32 || !strchr(optarg, '='))
+				die_usage("run", "--option expects KEY=VALUE (at most 32)");
+			options[noptions++] = optarg;
+			break;
 		case 'h': run_help(); return 0;
 		default: die_usage("run", "bad option");
 		}
@@ -416,6 +426,19 @@ static int cmd_run(int argc, char **argv)
 		} else if (p->count != 1 || put_scalar(p, args[i], params + p->offset)) {
 			fprintf(stderr, "%s run: --arg %s for parameter %u '%s' (%s): expected a %s literal\n", prog,
 			        args[i], i, p->name, wg_ptype_name(p->type), wg_ptype_name(p->type));
+			goto out;
+		}
+	}
+	if (trace && wg_set_option(dev, "trace_fst", trace)) {
+		fprintf(stderr, "%s run: --trace-fst: %s\n", prog, wg_last_error(dev));
+		goto out;
+	}
+	for (int i = 0; i < noptions; i++) {
+		char key[64];
+		const char *eq = strchr(options[i], '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - options[i]), options[i]);
+		if (wg_set_option(dev, key, eq + 1)) {
+			fprintf(stderr, "%s run: --option %s: %s\n", prog, options[i], wg_last_error(dev));
 			goto out;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "asm.h"
 #include "config.h"
@@ -24,6 +25,9 @@
 static unsigned g_latency = 20;
 static int g_gto, g_verbose, g_repeat = 1;
 static const char *g_only, *g_trace, *g_from;
+/* The golden retire log of the running case: one file per process, so that
+ * test runs in parallel (--gto next to the default) do not share it. */
+static char g_gold_path[64];
 
 struct buf {
 	uint32_t addr, size;
@@ -685,7 +689,7 @@ static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 	wg_stats_clear(&st);
 	struct wg_retire_log *glog = NULL;
 	if (!bench_n)
-		wg_retire_open(&glog, "/tmp/wg_test_sm_gold.log");
+		wg_retire_open(&glog, g_gold_path);
 	rc = wg_func_run(f, &l, &st, glog, &err);
 	if (glog)
 		wg_retire_close(glog);
@@ -735,7 +739,7 @@ static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 		}
 	}
 	if (!bench_n) {
-		uint32_t bad = compare_retire("/tmp/wg_test_sm_gold.log");
+		uint32_t bad = compare_retire(g_gold_path);
 		if (bad && !strcmp(cases[ci].name, "bfs_step")) {
 			/* Atomics of different warps apply in another order: the values they return differ. */
 			printf("note %s: %u retire records differ (order of atomics between warps)\n", cases[ci].name, bad);
@@ -784,6 +788,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	snprintf(g_gold_path, sizeof(g_gold_path), "/tmp/wg_test_sm_gold.%ld.log", (long)getpid());
 	struct wgsim *s;
 	struct wgsim_opts o = { .trace_fst = g_trace, .trace_start = 0, .sm_id = 0 };
 	if (wgsim_create(&s, &o)) {
@@ -811,6 +816,7 @@ int main(int argc, char **argv)
 		}
 	}
 	wgsim_destroy(s);
+	unlink(g_gold_path);
 	printf("%d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }
