@@ -25,7 +25,7 @@ module wg_fp32_fma (
 );
 
   logic [4:1] valid_q;  // valid bit of stage s1..s4
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) valid_q <= '0;
     else         valid_q <= {valid_q[3:1], valid_i};
   end

@@ -20,7 +20,7 @@ module wg_fp32_misc (
 );
 
   logic valid1_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) valid1_q <= 1'b0;
     else         valid1_q <= valid_i;
   end

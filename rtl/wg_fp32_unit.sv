@@ -81,7 +81,7 @@ module wg_fp32_unit (
 
   // Valid bits of the other operations in stages 1..4.
   logic [4:1] misc_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) misc_q <= '0;
     else         misc_q <= {misc_q[3:1], valid_i && !is_fma};
   end
