@@ -7,7 +7,9 @@
 SHELL := /bin/bash
 BUILD ?= build
 PREFIX ?= /usr/local
-TARGET ?= func
+TARGET ?= sim
+# Problem sizes of make run: the RTL runs the CI sizes, the golden model the default ones.
+RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
 CC ?= cc
 
 WERROR ?= -Werror
@@ -37,7 +39,7 @@ KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 all: $(LIB) $(CLI) $(KERNEL_BINS)
 
 help:
-	@echo "make run         build and run every kernel program on TARGET=$(TARGET), print statistics"
+	@echo "make run         build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
@@ -67,7 +69,7 @@ $(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 run: deps all
-	@scripts/run-kernels.sh $(BUILD) $(TARGET)
+	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE)
 
 bench: all
 	@scripts/bench-func.sh $(BUILD)

@@ -3,7 +3,7 @@
 # then exercise the CLI's run command and its error paths.
 set -u
 build=$1
-targets=${WG_TEST_TARGETS:-func}
+targets=${WG_TEST_TARGETS:-func sim}
 pass=0; fail=0
 check() { # name, command...
 	local name=$1; shift

@@ -25,9 +25,9 @@
 static unsigned g_latency = 20;
 static int g_gto, g_verbose, g_repeat = 1;
 static const char *g_only, *g_trace, *g_from;
-/* The golden retire log of the running case: one file per process, so that
- * test runs in parallel (--gto next to the default) do not share it. */
-static char g_gold_path[64];
+/* The golden and RTL retire logs of the running case: one pair per process, so
+ * that test runs in parallel (--gto next to the default) do not share them. */
+static char g_gold_path[64], g_rtl_path[64];
 
 struct buf {
 	uint32_t addr, size;
@@ -588,7 +588,7 @@ static struct line *read_log(const char *path, uint32_t *n)
 /* Returns the number of mismatching records (first few printed). */
 static uint32_t compare_retire(const char *gold_path)
 {
-	const char *rtl_path = "/tmp/wg_test_sm_rtl.log";
+	const char *rtl_path = g_rtl_path;
 	struct wg_retire_log *lg;
 	uint32_t ng, nr, bad = 0;
 	if (getenv("WG_DBG_CTA"))
@@ -789,6 +789,7 @@ int main(int argc, char **argv)
 		}
 	}
 	snprintf(g_gold_path, sizeof(g_gold_path), "/tmp/wg_test_sm_gold.%ld.log", (long)getpid());
+	snprintf(g_rtl_path, sizeof(g_rtl_path), "/tmp/wg_test_sm_rtl.%ld.log", (long)getpid());
 	struct wgsim *s;
 	struct wgsim_opts o = { .trace_fst = g_trace, .trace_start = 0, .sm_id = 0 };
 	if (wgsim_create(&s, &o)) {
@@ -817,6 +818,7 @@ int main(int argc, char **argv)
 	}
 	wgsim_destroy(s);
 	unlink(g_gold_path);
+	unlink(g_rtl_path);
 	printf("%d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }
