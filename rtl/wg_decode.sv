@@ -128,11 +128,8 @@ module wg_decode #(
     end
     if (!HAS_FP && info.cls == wg_isa_pkg::CLASS_FP) bad = 1'b1;
     // ATOMG.ADD.F32 (executed outside the SM) needs an FP model; ATOMS.ADD.F32
-    // would need an FP adder in the LSU, which this version does not have.
-    if (!HAS_FP && op == wg_isa_pkg::OP_ATOMGX && mod == 3'd4) bad = 1'b1;
-    if (op == wg_isa_pkg::OP_ATOMSX && mod == 3'd4) bad = 1'b1;
-    // STx.128 needs five source registers: not supported by the operand path yet.
-    if (info.fmt == wg_isa_pkg::FMT_ST && mod == wg_isa_pkg::W_128) bad = 1'b1;
+    // uses the FP32 adder of the LSU, present with HAS_FP.
+    if (!HAS_FP && (op == wg_isa_pkg::OP_ATOMGX || op == wg_isa_pkg::OP_ATOMSX) && mod == 3'd4) bad = 1'b1;
     uop_o.illegal = bad;
 
     // Execution path, sources, destinations.
@@ -147,7 +144,8 @@ module wg_decode #(
     if (rd_ra) uop_o.rf_a = ra;
     if (rd_rb) uop_o.rf_b = rb;
     if (info.fmt == wg_isa_pkg::FMT_ST) begin
-      // Store data: rc (and rc+1 for .64) in the B and C slots.
+      // Store data: rc (and rc+1 for .64) in the B and C slots. A .128 store
+      // reads its operands twice (wg_exec_pipe): rc, rc+1, then rc+2, rc+3.
       uop_o.rf_b = rc;
       if (n >= 3'd2 && rc != RZ) uop_o.rf_c = rc + 6'd1;
     end else if (rd_rc && info.fmt != wg_isa_pkg::FMT_SEL) begin
@@ -159,6 +157,7 @@ module wg_decode #(
     // Scoreboard masks: every register read or written, every predicate.
     uop_o.rmask = group(uop_o.rf_a, 3'd1) | group(uop_o.rf_b, 3'd1) | group(uop_o.rf_c, 3'd1) |
                   group(rd, uop_o.nwr);
+    if (info.fmt == wg_isa_pkg::FMT_ST) uop_o.rmask = uop_o.rmask | group(rc, n);
     uop_o.pmask = '0;
     uop_o.pmask[word_i[55:53]] = 1'b1;
     if (info.fmt == wg_isa_pkg::FMT_SEL || info.fmt == wg_isa_pkg::FMT_PLOP) uop_o.pmask[rc[2:0]] = 1'b1;

@@ -134,15 +134,48 @@ module wg_exec_pipe #(
   logic [31:0]       rf_wr_mask;
   logic [1023:0]     rf_wr_data;
 
-  assign is_ready_o = rf_req_ready && opq_in_ready;
+  // A .128 store needs the address register and four data registers: it is
+  // read twice, [ra] rc rc+1 at issue, then [ra] rc+2 rc+3 from st2 (the issue
+  // port is held for that cycle). Both reads enter the OPQ and go to the LSU,
+  // which joins them into one warp instruction (one retire beat).
+  logic             st2_q, r_valid, r_fire, is_st128;
+  logic [OPQ_W-1:0] st2_e_q, r_e;
+  logic [WARP_W-1:0] st2_warp_q;
+  logic [5:0]       st2_ra_q, st2_rc_q, st2_c2, st2_c3;
+  logic [17:0]      r_src;
+  assign is_st128 = (iu.op >= wg_isa_pkg::OP_STG && iu.op <= wg_isa_pkg::OP_STL) && iu.mod == wg_isa_pkg::W_128;
+  assign st2_c2   = (st2_rc_q == RZ) ? RZ : st2_rc_q + 6'd2;
+  assign st2_c3   = (st2_rc_q == RZ) ? RZ : st2_rc_q + 6'd3;
+  assign r_valid  = st2_q || is_valid_i;
+  assign r_e      = st2_q ? st2_e_q : {is_warp_i, is_uop_i, is_active_i, is_exec_i, is_psel_i, is_pval_i, is_seq_i};
+  assign r_src    = st2_q ? {st2_c3, st2_c2, st2_ra_q} : {iu.rf_c, iu.rf_b, iu.rf_a};
+  assign r_fire   = r_valid && rf_req_ready && opq_in_ready;
+
+  assign is_ready_o = !st2_q && rf_req_ready && opq_in_ready;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      st2_q <= 1'b0;
+    end else if (st2_q) begin
+      if (r_fire) st2_q <= 1'b0;
+    end else if (r_fire && is_st128) begin
+      st2_q <= 1'b1;
+    end
+    if (!st2_q && r_fire && is_st128) begin
+      st2_e_q    <= r_e;
+      st2_warp_q <= is_warp_i;
+      st2_ra_q   <= iu.rf_a;
+      st2_rc_q   <= iu.rc;
+    end
+  end
 
   wg_fifo #(.DEPTH(8), .WIDTH(OPQ_W)) u_opq (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .flush_i     (1'b0),
-    .in_valid_i  (is_valid_i && rf_req_ready),
+    .in_valid_i  (r_valid && rf_req_ready),
     .in_ready_o  (opq_in_ready),
-    .in_data_i   ({is_warp_i, is_uop_i, is_active_i, is_exec_i, is_psel_i, is_pval_i, is_seq_i}),
+    .in_data_i   (r_e),
     .out_valid_o (opq_out_valid),
     .out_ready_i (opq_pop),
     .out_data_o  (opq_out),
@@ -170,10 +203,10 @@ module wg_exec_pipe #(
     .tbl_nregs_i     (tbl_nregs_i),
     .tbl_clear_i     (1'b1),
     .clr_busy_o      (clr_busy_o),
-    .req_valid_i     (is_valid_i && opq_in_ready),
+    .req_valid_i     (r_valid && opq_in_ready),
     .req_ready_o     (rf_req_ready),
-    .req_warp_i      (loc(is_warp_i)),
-    .req_src_i       ({iu.rf_c, iu.rf_b, iu.rf_a}),
+    .req_warp_i      (loc(st2_q ? st2_warp_q : is_warp_i)),
+    .req_src_i       (r_src),
     .req_tag_i       (1'b0),
     .rsp_valid_o     (rf_rsp_valid),
     .rsp_ready_i     (rf_rsp_ready),

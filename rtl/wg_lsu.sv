@@ -29,6 +29,7 @@ module wg_lsu #(
   parameter int unsigned MEM_TAG_W  = 8,
   parameter int unsigned SLOTS      = 4,
   parameter bit          RETIRE_EN  = 1'b1,
+  parameter bit          HAS_FP     = 1'b1,   // FP32 adder for ATOMS.ADD.F32
   // Derived: do not override.
   parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
@@ -161,7 +162,18 @@ module wg_lsu #(
     .gnt_o   (arb_gnt),
     .idx_o   (arb_idx)
   );
-  assign in_ready_o = agu_take ? arb_gnt : '0;
+  // A .128 store arrives as two instructions of one scheduler (wg_exec_pipe
+  // reads its operands twice): the first takes the AGU and a slot, the
+  // second (the next LSU instruction of that scheduler) brings rc+2, rc+3.
+  logic              a_wait2_q, accept2;
+  logic [SIMD_W-1:0] a_cl_q;
+  logic [1023:0]     a_rd_q, a_re_q;
+  logic              in_st128;
+  always_comb begin
+    in_ready_o = agu_take ? arb_gnt : '0;
+    if (a_wait2_q) in_ready_o[a_cl_q] = 1'b1;
+  end
+  assign accept2 = a_wait2_q && in_valid_i[a_cl_q];
 
   logic accept;
   assign accept = arb_valid && agu_take;
@@ -187,6 +199,8 @@ module wg_lsu #(
   assign in_u   = in_uop_i[arb_idx*UOP_W +: UOP_W];
   assign in_w   = in_warp_i[arb_idx*WARP_W +: WARP_W];
   assign in_cta = warp_cta_i[in_w*CTA_W +: CTA_W];
+  assign in_st128 = (in_u.op >= wg_isa_pkg::OP_STG && in_u.op <= wg_isa_pkg::OP_STL) &&
+                    in_u.mod == wg_isa_pkg::W_128;
 
   function automatic logic [1:0] space_of(input logic [5:0] op);
     case (op)
@@ -236,9 +250,13 @@ module wg_lsu #(
   assign loc_addr = local_base_i + (waddr >> 2) * (total_threads_i << 2) + ((a_gtid0_q + 32'(lane)) << 2) +
                     {30'd0, waddr[1:0]};
 
-  // Store data of the current lane: up to 16 bytes (.64: rc, rc+1 in rows B, C).
+  // Store data of the current lane: up to 16 bytes (.64: rc, rc+1 in rows B, C;
+  // .128: rc+2, rc+3 from the second operand read).
+  logic [31:0]  rd_l, re_l;
   logic [127:0] st_val;
-  assign st_val = {64'd0, rc_l, rb_l};
+  assign rd_l   = a_rd_q[lane*32 +: 32];
+  assign re_l   = a_re_q[lane*32 +: 32];
+  assign st_val = (a_bytes_q == 5'd16) ? {re_l, rd_l, rc_l, rb_l} : {64'd0, rc_l, rb_l};
 
   // Tag allocation.
   logic [NTAGS-1:0]     tag_busy_q;
@@ -255,7 +273,8 @@ module wg_lsu #(
   logic [15:0]       smem_be;
 
   // The unit's action this cycle.
-  logic unit_go, unit_fault, need_mem, is_mem_space;
+  logic unit_go, unit_fault, need_mem, is_mem_space, f_atom;
+  logic f_launch, f_valid, f_busy_q, f_have_q;
   logic [3:0] fcode;
   assign is_mem_space = (a_space_q == SP_GLOBAL) || (a_space_q == SP_LOCAL);
   always_comb begin
@@ -269,11 +288,12 @@ module wg_lsu #(
       endcase
     end
   end
-  assign unit_fault = agu_busy_q && rem_q != '0 && fcode != '0 && !faulted_q;
+  assign unit_fault = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode != '0 && !faulted_q;
   assign need_mem   = is_mem_space;
   always_comb begin
-    unit_go = agu_busy_q && rem_q != '0 && fcode == '0 && !faulted_q;
+    unit_go = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode == '0 && !faulted_q;
     if (need_mem && !(mreq_free && tag_ok)) unit_go = 1'b0;
+    if (f_atom && a_aphase_q && !f_have_q) unit_go = 1'b0;
     if (a_space_q == SP_SHARED && (a_st_q || (a_atom_q && a_aphase_q)) && sclr_valid_i) unit_go = 1'b0;
   end
 
@@ -297,6 +317,42 @@ module wg_lsu #(
   logic [31:0] s_old, s_new;
   assign s_old = 32'(smem_rdata >> (8 * s_byte[3:0]));   // read in the previous unit; the RAM holds it
   assign a_aop = {(au.op == wg_isa_pkg::OP_ATOMGX || au.op == wg_isa_pkg::OP_ATOMSX), au.mod};
+
+  // ATOMS.ADD.F32: in the write phase, old + b goes through the FP32 multiply-add
+  // (old x 1.0 + b, as FADD in the lanes); the write waits for its result.
+  logic [31:0] f_result, f_res_q;
+  assign f_atom   = a_space_q == SP_SHARED && a_atom_q && a_aop == 4'd12;
+  assign f_launch = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode == '0 && !faulted_q &&
+                    f_atom && a_aphase_q && !f_busy_q && !f_have_q;
+  if (HAS_FP) begin : g_fadd
+    wg_fp32_fma u_fadd (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .valid_i  (f_launch),
+      .a_i      (s_old),
+      .b_i      (32'h3F80_0000),
+      .c_i      (rb_l),
+      .valid_o  (f_valid),
+      .result_o (f_result)
+    );
+  end else begin : g_no_fadd
+    assign f_valid  = 1'b0;
+    assign f_result = '0;
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_busy_q <= 1'b0;
+      f_have_q <= 1'b0;
+    end else begin
+      if (f_launch) f_busy_q <= 1'b1;
+      if (f_valid) begin
+        f_busy_q <= 1'b0;
+        f_have_q <= 1'b1;
+      end
+      if (unit_go && f_atom && a_aphase_q) f_have_q <= 1'b0;
+    end
+    if (f_valid) f_res_q <= f_result;
+  end
   always_comb begin
     case (a_aop)
       4'd0:  s_new = s_old + rb_l;
@@ -311,6 +367,7 @@ module wg_lsu #(
       4'd9:  s_new = (s_old > rb_l) ? s_old : rb_l;
       4'd10: s_new = (s_old >= rb_l) ? 32'd0 : s_old + 32'd1;
       4'd11: s_new = (s_old == 32'd0 || s_old > rb_l) ? rb_l : s_old - 32'd1;
+      4'd12: s_new = f_res_q;
       default: s_new = s_old;
     endcase
   end
@@ -492,7 +549,7 @@ module wg_lsu #(
     if (a_space_q == SP_LOCAL) begin
       r_addr  = loc_addr;
       r_size  = (a_bytes_q >= 5'd4) ? 3'd2 : (a_bytes_q == 5'd2) ? 3'd1 : 3'd0;
-      r_val   = {96'd0, (a_word_q == 2'd0) ? rb_l : (a_word_q == 2'd1) ? rc_l : 32'd0};
+      r_val   = {96'd0, 32'(st_val >> (32 * a_word_q))};
     end else begin
       r_addr  = addr;
       r_size  = (a_bytes_q == 5'd16) ? 3'd4 : (a_bytes_q == 5'd8) ? 3'd3 : (a_bytes_q == 5'd4) ? 3'd2 :
@@ -550,6 +607,7 @@ module wg_lsu #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       agu_busy_q    <= 1'b0;
+      a_wait2_q     <= 1'b0;
       slot_busy_q   <= '0;
       sl_agu_done_q <= '0;
       tag_busy_q    <= '0;
@@ -574,8 +632,11 @@ module wg_lsu #(
         agu_busy_q <= 1'b0;
         sl_agu_done_q[a_slot_q] <= 1'b1;
       end
+      // The second operand read of a .128 store.
+      if (accept) a_wait2_q <= in_st128;
+      if (accept2) a_wait2_q <= 1'b0;
       // An instruction with no active lane is done at once.
-      if (agu_busy_q && rem_q == '0 && !faulted_q) begin
+      if (agu_busy_q && !a_wait2_q && rem_q == '0 && !faulted_q) begin
         agu_busy_q <= 1'b0;
         sl_agu_done_q[a_slot_q] <= 1'b1;
       end
@@ -628,6 +689,7 @@ module wg_lsu #(
       a_rb_q     <= in_rows_i[arb_idx*3072 + 1024 +: 1024];
       a_rc_q     <= in_rows_i[arb_idx*3072 + 2048 +: 1024];
       a_slot_q   <= free_slot;
+      a_cl_q     <= arb_idx;
       a_space_q  <= space_of(in_u.op);
       a_ld_q     <= (in_u.op >= wg_isa_pkg::OP_LDG && in_u.op <= wg_isa_pkg::OP_LDC);
       a_st_q     <= (in_u.op >= wg_isa_pkg::OP_STG && in_u.op <= wg_isa_pkg::OP_STL);
@@ -657,6 +719,10 @@ module wg_lsu #(
       end else begin
         a_word_q <= a_word_q + 2'd1;
       end
+    end
+    if (accept2) begin
+      a_rd_q <= in_rows_i[a_cl_q*3072 + 1024 +: 1024];
+      a_re_q <= in_rows_i[a_cl_q*3072 + 2048 +: 1024];
     end
     // Read pipeline stage.
     rdp_shared_q <= (a_space_q == SP_SHARED);

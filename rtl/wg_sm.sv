@@ -529,7 +529,8 @@ module wg_sm #(
     .CMEM_BYTES (CMEM_BYTES),
     .MEM_BYTES  (MEM_BYTES),
     .MEM_TAG_W  (MEM_TAG_W),
-    .RETIRE_EN  (RETIRE_EN)
+    .RETIRE_EN  (RETIRE_EN),
+    .HAS_FP     (HAS_FP)
   ) u_lsu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

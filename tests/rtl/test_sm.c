@@ -118,6 +118,30 @@ static const char src_atomic[] =
 	"    IADD R4, R4, 4\n    ATOMG.MAX.S32 RZ, [R4], R3\n    IADD R4, R4, 4\n    ATOMG.OR RZ, [R4], R0\n"
 	"    IADD R4, R4, 4\n    ATOMG.INC RZ, [R4], 1000\n    MOV R1, 64\n    ATOMS.XOR RZ, [R1], R0\n    EXIT\n";
 
+/* 128-bit stores: STG/STS/STL.128, RZ as the register group, guarded halves of a warp. */
+static const char src_st128[] =
+	".kernel st128\n.regs 20\n.shared 1024\n.local 32\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    SHL R1, R0, 4\n    LDC.32 R2, [out]\n    IADD R3, R2, R1\n"
+	"    IMAD R4, R0, 3, R0\n    XOR R5, R0, 0x55aa0000\n    SHL R6, R0, 20\n    NOT R7, R0\n"
+	"    STG.128 [R3], R4\n    STS.128 [R1], R4\n    STL.128 [16], R4\n    STL.128 [0], RZ\n"
+	"    AND R8, R0, 1\n    ISETP.EQ P0, R8, 1\n@P0 STG.128 [R3+1024], RZ\n@!P0 STG.128 [R3+1024], R4\n"
+	"    BAR.SYNC 0\n    XOR R12, R0, 1\n    SHL R12, R12, 4\n    LDS.128 R8, [R12]\n"
+	"    STG.128 [R3+2048], R8\n    LDL.128 R12, [0]\n    LDL.128 R16, [16]\n"
+	"    STG.128 [R3+3072], R12\n    STG.128 [R3+4096], R16\n    BAR.SYNC 0\n@P0 STS.128 [R1+0], RZ\n"
+	"    BAR.SYNC 0\n    LDS.128 R8, [R1]\n    STG.128 [R3+5120], R8\n    EXIT\n";
+
+/* ATOMS.ADD.F32: own words (special values, immediate B), lane-ordered sum of warp 0. */
+static const char src_atomf[] =
+	".kernel atomf\n.regs 12\n.shared 512\n.param ptr in\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    SHL R1, R0, 2\n    LDC.32 R2, [in]\n    IADD R2, R2, R1\n"
+	"    LDG.32 R3, [R2]\n    LDG.32 R4, [R2+256]\n    STS.32 [R1], R3\n"
+	"    ATOMS.ADD.F32 R5, [R1], R4\n    LDS.32 R6, [R1]\n    ATOMS.ADD.F32 RZ, [R1], 0.1\n    LDS.32 R7, [R1]\n"
+	"    I2F.F32.U32 R8, R0\n    FMUL R8, R8, 0.1\n    ISETP.LT P0, R0, 32\n    MOV R10, 448\n"
+	"@P0 ATOMS.ADD.F32 R9, [R10], R8\n    BAR.SYNC 0\n    LDS.32 R10, [R10]\n    MOV R8, 448\n"
+	"    LDC.32 R2, [out]\n    SHL R11, R0, 4\n    IADD R11, R2, R11\n    STG.128 [R11], R4\n"
+	"    SHL R11, R0, 3\n    IADD R11, R2, R11\n    STG.64 [R11+1024], R8\n    IADD R11, R2, R1\n"
+	"    STG.32 [R11+1536], R10\n    EXIT\n";
+
 static void setup_out(struct wg_gmem *g, struct tcase *t, uint32_t words)
 {
 	uint32_t o = alloc_buf(g, t, 4 * words, 0);
@@ -415,7 +439,12 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 	wgsim_cfg_write(s, 1, k->regs);
 	wgsim_cfg_write(s, 2, k->shared_bytes + t->dyn_shared);
 	wgsim_cfg_write(s, 3, k->local_bytes);
-	wgsim_cfg_write(s, 4, 0);
+	uint32_t local_base = 0;
+	if (k->local_bytes && wg_gmem_alloc(g, k->local_bytes * threads * nctas, &local_base)) {
+		fprintf(stderr, "local alloc failed\n");
+		return -1;
+	}
+	wgsim_cfg_write(s, 4, local_base);
 	wgsim_cfg_write(s, 5, t->block.x);
 	wgsim_cfg_write(s, 6, t->block.y);
 	wgsim_cfg_write(s, 7, t->block.z);
@@ -511,6 +540,33 @@ static void s_loop(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 64); t-
 static void s_div(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 64); t->grid = (wg_dim3){ 1, 1, 1 }; t->block = (wg_dim3){ 64, 1, 1 }; }
 static void s_bar(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 128); t->grid = (wg_dim3){ 1, 1, 1 }; t->block = (wg_dim3){ 128, 1, 1 }; }
 static void s_atom(struct wg_gmem *g, struct tcase *t) { setup_out(g, t, 8); t->grid = (wg_dim3){ 2, 1, 1 }; t->block = (wg_dim3){ 96, 1, 1 }; }
+static void s_st128(struct wg_gmem *g, struct tcase *t)
+{
+	put32(t->params, 0, alloc_buf(g, t, 6144, 2));
+	t->grid = (wg_dim3){ 2, 1, 1 };
+	t->block = (wg_dim3){ 48, 1, 1 };
+}
+static void s_atomf(struct wg_gmem *g, struct tcase *t)
+{
+	/* a (words 0..63) + b (words 64..127): random bits, then special pairs */
+	static const uint32_t sp[][2] = {
+		{ 0x00000001, 0x00000001 }, { 0x00400000, 0x00400001 }, { 0x80000000, 0x80000000 },
+		{ 0x00000000, 0x80000000 }, { 0x7F800000, 0xFF800000 }, { 0x7F800000, 0x3F800000 },
+		{ 0x7FC00001, 0x3F800000 }, { 0xFF800001, 0x7F800001 }, { 0x7F7FFFFF, 0x7F7FFFFF },
+		{ 0x3F800000, 0x33800000 }, { 0x3F800001, 0x33800000 }, { 0x80800000, 0x00800001 },
+		{ 0x4B000000, 0xCAFFFFFF }, { 0x3F800000, 0xBF800000 }, { 0x807FFFFF, 0x00000001 },
+	};
+	uint32_t in = alloc_buf(g, t, 512, 1), out = alloc_buf(g, t, 2048, 0);
+	uint8_t *p = wg_gmem_ptr(g, in, 512);
+	for (uint32_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
+		put32(p, 4 * (2 * i + 1), sp[i][0]);
+		put32(p, 256 + 4 * (2 * i + 1), sp[i][1]);
+	}
+	put32(t->params, 0, in);
+	put32(t->params, 8, out);
+	t->grid = (wg_dim3){ 2, 1, 1 };
+	t->block = (wg_dim3){ 64, 1, 1 };
+}
 static void s_vecadd(struct wg_gmem *g, struct tcase *t) { setup_vecadd(g, t, 0); }
 static void s_vecaddf(struct wg_gmem *g, struct tcase *t) { setup_vecadd(g, t, 1); }
 static void s_hists(struct wg_gmem *g, struct tcase *t) { setup_hist(g, t, 0); }
@@ -542,6 +598,8 @@ static const struct {
 	{ "hist_shared_many256", NULL, "kernels/histogram.s", "hist_shared", s_hists_m256 },
 	{ "hist_shared_many96", NULL, "kernels/histogram.s", "hist_shared", s_hists_m96 },
 	{ "hist_global_many96", NULL, "kernels/histogram.s", "hist_global", s_histg_m96 },
+	{ "st128", src_st128, NULL, "st128", s_st128 },
+	{ "atom_f32", src_atomf, NULL, "atomf", s_atomf },
 };
 
 /* Golden log lines grouped by (cta, warp) in order; RTL records sorted by (cta, warp, seq). */
