@@ -903,13 +903,12 @@ static void store_bytes(const struct warp *w, const struct dinsn *d, unsigned l,
 	}
 }
 
-/* List the stores and atomics of a completed access as the memory port carries them. */
+/* List the stores and atomics of a completed access as the memory port carries them.
+ * B and C are an atomic's operand rows as they were before the access (its Rd may be
+ * one of them). */
 static void ls_record(struct run *R, const struct warp *w, const struct dinsn *d, uint32_t exec,
-                      const uint32_t *addr)
+                      const uint32_t *addr, const uint32_t *B, const uint32_t *C)
 {
-	const uint32_t *B = d->bimm ? d->bimm : w->r[d->rb];
-	const uint32_t *C = w->r[d->rc];
-
 	for (uint32_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		uint8_t bytes[16];
@@ -969,18 +968,23 @@ static void ls_adopt(struct run *R, struct warp *w, const struct dinsn *d, uint3
 static __attribute__((noinline)) int ls_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc,
                                             uint32_t exec)
 {
-	uint32_t addr[LANES];
+	uint32_t addr[LANES], B[LANES], C[LANES];
 	const uint32_t *A = w->r[d->ra];
 	int rc;
 
 	for (unsigned l = 0; l < LANES; l++)
 		addr[l] = A[l] + d->imm;
+	if (d->kind == K_ATOM) {
+		/* the atomic's operands before its destination is written */
+		memcpy(B, d->bimm ? d->bimm : w->r[d->rb], sizeof(B));
+		memcpy(C, w->r[d->rc], sizeof(C));
+	}
 	if (d->space != SP_GLOBAL || R->ls_mode == WG_FUNC_LS_EXEC) {
 		rc = do_mem(R, w, d, pc, exec);
 		if (rc)
 			return rc;
 		if (d->space == SP_GLOBAL ? d->kind != K_LD : d->space == SP_LOCAL && d->kind == K_ST)
-			ls_record(R, w, d, exec, addr);
+			ls_record(R, w, d, exec, addr, B, C);
 		if (d->space == SP_SHARED && d->kind == K_ATOM && R->ls_mode == WG_FUNC_LS_CHECK)
 			ls_adopt(R, w, d, exec);
 		return 0;
@@ -995,7 +999,7 @@ static __attribute__((noinline)) int ls_mem(struct run *R, struct warp *w, const
 	if (d->kind != K_ST)
 		ls_adopt(R, w, d, exec);
 	if (d->kind != K_LD)
-		ls_record(R, w, d, exec, addr);
+		ls_record(R, w, d, exec, addr, B, C);
 	mem_stats(R, d, exec);
 	return 0;
 }
