@@ -33,7 +33,7 @@ KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
 KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
 KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 
-.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test lint install clean help bench
+.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS)
@@ -80,7 +80,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(WGSIM_LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test cosim rtl-test
+	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
@@ -115,6 +115,10 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# CI-sized co-simulation of random kernels on the RTL, in lockstep with the golden model.
+cosim-rtl:
+	@$(MAKE) --no-print-directory cosim COSIM_TARGET=sim SEEDS=$(or $(CI_RTL_SEEDS),50) SEED0=1
 
 install-test: $(LIB) $(CLI)
 	@scripts/install-test.sh
