@@ -205,12 +205,8 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		wgk_check(k, wg_set_retire_log(k->dev, k->opt.retire_log), "wg_set_retire_log");
 	if (k->opt.trace_fst)
 		wgk_check(k, wg_set_option(k->dev, "trace_fst", k->opt.trace_fst), "wg_set_option trace_fst");
-	for (int i = 0; i < k->opt.noptions; i++) {
-		char key[64];
-		const char *eq = strchr(k->opt.options[i], '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - k->opt.options[i]), k->opt.options[i]);
-		wgk_check(k, wg_set_option(k->dev, key, eq + 1), "wg_set_option");
-	}
+	for (int i = 0; i < k->opt.noptions; i++)
+		wgk_check(k, wg_set_option_kv(k->dev, k->opt.options[i]), "wg_set_option");
 
 	if (asprintf(&file, "%s.s", name) < 0)
 		wgk_die(k, "out of host memory");

@@ -434,10 +434,7 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	for (int i = 0; i < noptions; i++) {
-		char key[64];
-		const char *eq = strchr(options[i], '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - options[i]), options[i]);
-		if (wg_set_option(dev, key, eq + 1)) {
+		if (wg_set_option_kv(dev, options[i])) {
 			fprintf(stderr, "%s run: --option %s: %s\n", prog, options[i], wg_last_error(dev));
 			goto out;
 		}

@@ -76,6 +76,8 @@ const char *wg_target_name(struct wg_device *dev);
  * WG_ENOTSUP for an option the target does not know.
  */
 int wg_set_option(struct wg_device *dev, const char *key, const char *value);
+/* The same from one "KEY=VALUE" string (command-line --option); WG_EINVAL without '='. */
+int wg_set_option_kv(struct wg_device *dev, const char *key_value);
 
 #ifdef __cplusplus
 }

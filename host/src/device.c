@@ -498,6 +498,17 @@ int wg_set_option(struct wg_device *dev, const char *key, const char *value)
 	return 0;
 }
 
+int wg_set_option_kv(struct wg_device *dev, const char *kv)
+{
+	char key[64];
+	const char *eq = kv ? strchr(kv, '=') : NULL;
+
+	if (!dev || !eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		return fail(dev, WG_EINVAL, "option '%s': expected KEY=VALUE", kv ? kv : "");
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	return wg_set_option(dev, key, eq + 1);
+}
+
 int wg_stats_reset(struct wg_device *dev)
 {
 	if (!dev)
