@@ -102,6 +102,9 @@ rtl-test::
 -include sim/simd.mk
 -include sim/sm.mk
 -include sim/cosim.mk
+-include sim/coalescer.mk
+-include sim/smem.mk
+-include sim/l1.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(WGSIM_LIB) $(CLI)
