@@ -33,7 +33,8 @@ KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
 KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
 KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 
-.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench
+.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
+        mem-count-test
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS)
@@ -43,6 +44,7 @@ help:
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
+	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
 	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
 	@echo "make lint        static checks"
 	@echo "make clean       remove $(BUILD)/"
@@ -85,6 +87,16 @@ test: deps
 
 unit-test: $(UNIT_BINS)
 	@scripts/run-unit-tests.sh $(UNIT_BINS)
+
+# Memory-pipeline counters of directed kernels (tests/unit/test_mem_counts.c, docs/memory-pipeline.md)
+# on every target listed; make unit-test runs it on func.
+MEM_COUNT_TARGETS ?= func
+mem-count-test: $(BUILD)/tests/test_mem_counts
+	@for t in $(MEM_COUNT_TARGETS); do \
+		echo "mem-count-test: $$t"; \
+		WG_TEST_TARGET=$$t $< >$<.$$t.log 2>&1 || { tail -40 $<.$$t.log; exit 1; }; \
+		grep -E '^\[  (PASSED|FAILED)  \]' $<.$$t.log | sed "s|^|test_mem_counts ($$t): |"; \
+	done
 
 roundtrip-test: $(CLI)
 	@scripts/roundtrip.sh $(BUILD) $(KERNEL_ASMS)

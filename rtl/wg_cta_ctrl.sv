@@ -1,7 +1,8 @@
 // wg_cta_ctrl: CTA slots, launch and completion (docs/sm.md section 2.2).
 //
 // Resources: CTA slot c owns shared bytes [c * S, (c+1) * S), S = SMEM_CTA
-// rounded up to the shared memory's 16-byte rows;
+// rounded up to the array's 128-byte rows, inside the shared part of the
+// L1/shared array (smem_cap_i: 48 or 16 KB, docs/memory-pipeline.md section 3);
 // warp slot w owns rows [(w / NUM_SIMD) * REGS, + REGS) of its scheduler's
 // register file (w mod NUM_SIMD), so a warp slot is usable when its rows fit.
 // A launch is accepted when the lowest free CTA slot's shared window fits
@@ -22,13 +23,13 @@ module wg_cta_ctrl #(
   parameter int unsigned NUM_SIMD   = 2,
   parameter int unsigned NUM_CTAS   = 8,
   parameter int unsigned NUM_REGS   = 32768,
-  parameter int unsigned SMEM_BYTES = 49152,
+  parameter int unsigned DMEM_BYTES = 65536,   // shared memory + L1 array (rows of 128 B)
   // Derived: do not override.
   parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
   parameter int unsigned RF_ROWS = NUM_REGS / 32 / NUM_SIMD,
   parameter int unsigned WROW_W = (RF_ROWS > 1) ? $clog2(RF_ROWS) : 1,
-  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 16),
+  parameter int unsigned SW_W   = $clog2(DMEM_BYTES / 128),
   parameter int unsigned TID_W  = wg_sm_pkg::TID_W
 ) (
   input  wire logic                          clk_i,
@@ -36,6 +37,7 @@ module wg_cta_ctrl #(
 
   input  wire logic [5:0]                    regs_i,
   input  wire logic [31:0]                   smem_cta_i,
+  input  wire logic [31:0]                   smem_cap_i,   // shared bytes of the L1 split
   input  wire logic [31:0]                   threads_i,
   input  wire logic [3*16-1:0]               ntid_i,       // {z, y, x}
 
@@ -56,7 +58,8 @@ module wg_cta_ctrl #(
   output logic [WROW_W-1:0]                  tbl_base_o,
   input  wire logic [NUM_SIMD-1:0]           clr_busy_i,
   output logic                               sclr_valid_o,
-  output logic [SW_W-1:0]                    sclr_addr_o,
+  output logic [SW_W-1:0]                    sclr_addr_o,  // row of 128 B
+  input  wire logic                          sclr_ready_i,
   output logic                               tid_we_o,
   output logic [WARP_W-1:0]                  tid_warp_o,
   output logic [32*TID_W-1:0]                tid_row_o,
@@ -108,7 +111,7 @@ module wg_cta_ctrl #(
 
   logic [31:0] smem_rnd;
   assign nw = 6'((threads_i + 32'd31) >> 5);
-  assign smem_rnd = (smem_cta_i + 32'd15) & ~32'd15;
+  assign smem_rnd = (smem_cta_i + 32'd127) & ~32'd127;
 
   always_comb begin
     for (int i = 0; i < 32'(NUM_WARPS); i++) begin
@@ -126,7 +129,7 @@ module wg_cta_ctrl #(
         cslot_ok = 1'b1;
       end
     end
-    if (32'(cslot) * smem_rnd + smem_rnd > SMEM_BYTES) cslot_ok = 1'b0;
+    if (32'(cslot) * smem_rnd + smem_rnd > smem_cap_i) cslot_ok = 1'b0;
   end
 
   assign cta_ready_o = (st_q == L_IDLE) && cslot_ok && ({1'b0, nw} <= nfree) && nw != '0;
@@ -218,15 +221,15 @@ module wg_cta_ctrl #(
       sclr_q   <= '0;
       sclr_end_q <= '0;
     end else begin
-      if (sclr_valid_o) sclr_q <= sclr_q + 1'b1;
+      if (sclr_valid_o && sclr_ready_i) sclr_q <= sclr_q + 1'b1;
       unique case (st_q)
         L_IDLE: begin
           if (cta_valid_i && cta_ready_o) begin
             st_q       <= L_HOLD;
             lc_q       <= cslot;
             cvalid_q[cslot] <= 1'b1;
-            sclr_q     <= (SW_W + 1)'((32'(cslot) * smem_rnd) >> 4);
-            sclr_end_q <= (SW_W + 1)'((32'(cslot) * smem_rnd + smem_rnd) >> 4);
+            sclr_q     <= (SW_W + 1)'((32'(cslot) * smem_rnd) >> 7);
+            sclr_end_q <= (SW_W + 1)'((32'(cslot) * smem_rnd + smem_rnd) >> 7);
           end
         end
         L_HOLD: if (pipe_empty_i == '1) st_q <= L_TID;

@@ -1,42 +1,51 @@
-// wg_lsu: load/store unit (docs/sm-pipeline.md, docs/sm.md sections 2.3 and 4).
+// wg_lsu: load/store unit and memory pipeline (docs/memory-pipeline.md,
+// docs/sm-pipeline.md, docs/sm.md sections 2.3 and 4).
 //
-// A simple first version: one instruction at a time in the address stage
-// (AGU), one access per cycle, in ascending lane order:
-//   global   one memory-port request per active thread (any size)
-//   local    one request per thread and 4-byte word, at the interleaved
-//            device address of docs/sm.md section 4
-//   shared   the SM's shared memory (a RAM of 16-byte rows: one thread's
-//            access, up to 16 bytes, per cycle); atomics read in one cycle
-//            and write in the next
-//   param    the parameter store (a RAM, one word per cycle)
-// LDC and LDS with RZ as base read once and broadcast. Alignment and window
-// checks raise faults (the lanes before the faulting one took effect).
-// Loads and atomics wait in one of SLOTS result slots for their responses
-// (responses may come in any order: a tag table names slot, lane and word);
-// a completed slot writes back one register row per beat through its
-// scheduler's register-file write port and retires the beat. Stores retire
-// when their requests are sent; the per-warp count of outstanding requests
-// serves MEMBAR and CTA completion.
+// One warp instruction at a time in the address stage (AGU):
+//   - all lanes' addresses are formed and checked at once (alignment and the
+//     shared / local / param windows); a fault names the lowest faulting lane
+//     and the instruction takes no effect;
+//   - global and local accesses go through wg_coalescer (LINE for LDG / LDL,
+//     SEG for LDG.CG, STORE for stores, THREAD for global atomics); local
+//     accesses of 8 and 16 bytes are one coalescer access per 4-byte word at
+//     the interleaved device addresses of docs/sm.md section 4; every
+//     transaction becomes one wg_l1 request with a tag;
+//   - shared accesses go to wg_smem (bank-conflict passes, atomics);
+//   - param loads (LDC) read the constant store, one lane per cycle (a
+//     uniform address, ra = RZ, is read once and broadcast).
+// Loads and atomics wait in one of SLOTS result slots until every response is
+// in (responses come in any order; the tag table names slot, word and lanes);
+// a completed slot writes back one register row per beat through the owning
+// scheduler's register-file write port and retires the beat. A store retires
+// when its last transaction is accepted by the L1; the per-warp count of
+// requests the L1 has not answered serves MEMBAR and CTA completion.
+// Result rows are flat vectors written whole (no partial writes of memory
+// elements at run-time indexes: yosys-friendly).
 `default_nettype none
 
 module wg_lsu #(
   parameter int unsigned NUM_WARPS  = 48,
   parameter int unsigned NUM_SIMD   = 2,
   parameter int unsigned NUM_CTAS   = 8,
-  parameter int unsigned SMEM_BYTES = 49152,
+  parameter int unsigned DMEM_BYTES = 65536,   // shared memory + L1 array
   parameter int unsigned CMEM_BYTES = 4096,
   parameter int unsigned MEM_BYTES  = 128,
   parameter int unsigned MEM_TAG_W  = 8,
   parameter int unsigned SLOTS      = 4,
+  parameter int unsigned TAG_W      = 6,       // L1 request tags
+  parameter int unsigned L1_SETS    = 64,
+  parameter int unsigned L1_WAYS    = 6,       // ways of the largest L1 split
+  parameter int unsigned L1_MSHRS   = 8,
   parameter bit          RETIRE_EN  = 1'b1,
-  parameter bit          HAS_FP     = 1'b1,   // FP32 adder for ATOMS.ADD.F32
+  parameter bit          HAS_FP     = 1'b1,    // FP32 adder for ATOMS.ADD.F32
   // Derived: do not override.
   parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
   parameter int unsigned UOP_W  = wg_sm_pkg::UOP_W,
   parameter int unsigned RM_W   = wg_sm_pkg::RMETA_W,
-  parameter int unsigned SW_W   = $clog2(SMEM_BYTES / 16),
-  parameter int unsigned CW_W   = $clog2(CMEM_BYTES / 4)
+  parameter int unsigned RW_W   = $clog2(DMEM_BYTES / 128),
+  parameter int unsigned CW_W   = $clog2(CMEM_BYTES / 4),
+  parameter int unsigned NCNT   = wg_sm_pkg::NUM_MEMCNT
 ) (
   input  wire logic                          clk_i,
   input  wire logic                          rst_ni,
@@ -61,13 +70,17 @@ module wg_lsu #(
   input  wire logic [NUM_WARPS*CTA_W-1:0]    warp_cta_i,
   input  wire logic [NUM_WARPS*5-1:0]        warp_wic_i,
   input  wire logic [NUM_CTAS*32-1:0]        cta_linear_i,
+  input  wire logic                          l1_fermi_i,   // L1_CTRL bit 0
+  input  wire logic                          l1_split_i,   // L1_CTRL bit 1: 48 KB L1
+  input  wire logic                          l1_flush_i,   // pulse: write back and invalidate
 
-  // Parameter store write, shared-memory clear (launch; has priority).
+  // Parameter store write, shared-memory row clear (launch; has priority).
   input  wire logic                          cmem_we_i,
   input  wire logic [CW_W-1:0]               cmem_addr_i,
   input  wire logic [31:0]                   cmem_wdata_i,
   input  wire logic                          sclr_valid_i,
-  input  wire logic [SW_W-1:0]               sclr_addr_i,
+  input  wire logic [RW_W-1:0]               sclr_row_i,
+  output logic                               sclr_ready_o,
 
   // Memory port.
   output logic                               mreq_valid_o,
@@ -82,6 +95,7 @@ module wg_lsu #(
   output logic [31:0]                        mreq_atom_b_o,
   output logic [31:0]                        mreq_atom_c_o,
   output logic                               mreq_local_o,
+  output logic                               mreq_wb_o,
   output logic [5:0]                         mreq_warp_o,
   output logic [17:0]                        mreq_pc_o,
   output logic [4:0]                         mreq_lane_o,
@@ -114,28 +128,29 @@ module wg_lsu #(
   output logic [4:0]                         fault_lane_o,
   output logic [31:0]                        fault_addr_o,
 
-  output logic [31:0]                        cnt_mreq_o,
-  output logic [31:0]                        cnt_smem_o
+  output logic [NCNT*32-1:0]                 cnt_mem_o
 );
 
-  localparam int unsigned SL_W   = (SLOTS > 1) ? $clog2(SLOTS) : 1;
-  localparam int unsigned NTAGS  = 1 << MEM_TAG_W;
-  localparam int unsigned OFF_W  = $clog2(MEM_BYTES);
-  localparam int unsigned SIMD_W = (NUM_SIMD > 1) ? $clog2(NUM_SIMD) : 1;
-  localparam logic [5:0]  RZ     = wg_isa_pkg::REG_RZ;
+  localparam int unsigned SL_W    = (SLOTS > 1) ? $clog2(SLOTS) : 1;
+  localparam int unsigned NTAGS   = 1 << TAG_W;
+  localparam int unsigned SIMD_W  = (NUM_SIMD > 1) ? $clog2(NUM_SIMD) : 1;
+  localparam int unsigned ROWS    = DMEM_BYTES / 128;
+  localparam int unsigned WAYS_W  = $clog2(L1_WAYS + 1);
+  localparam logic [5:0]  RZ      = wg_isa_pkg::REG_RZ;
 
-  // Space of an instruction.
   localparam logic [1:0] SP_GLOBAL = 2'd0, SP_SHARED = 2'd1, SP_LOCAL = 2'd2, SP_PARAM = 2'd3;
+  localparam logic [1:0] K_LINE = 2'd0, K_SEG = 2'd1, K_STORE = 2'd2, K_THREAD = 2'd3;
 
   // ---------------------------------------------------------------------------
-  // Input arbitration and the AGU instruction.
+  // Input arbitration: an instruction takes the AGU and a result slot.
   // ---------------------------------------------------------------------------
-  logic                 agu_busy_q, agu_take;
-  logic [SLOTS-1:0]     slot_busy_q;
-  logic                 slot_free;
-  logic [SL_W-1:0]      free_slot;
-  logic                 faulted_q;
+  typedef enum logic [2:0] {A_IDLE, A_WAIT2, A_CHECK, A_COAL, A_SMEM, A_PARAM} astate_e;
+  astate_e a_q, a_d;
 
+  logic [SLOTS-1:0] slot_busy_q;
+  logic             slot_free;
+  logic [SL_W-1:0]  free_slot;
+  logic             faulted_q;
   always_comb begin
     slot_free = 1'b0;
     free_slot = '0;
@@ -147,10 +162,10 @@ module wg_lsu #(
     end
   end
 
-  logic              arb_valid;
+  logic                agu_take, arb_valid, accept, accept2;
   logic [NUM_SIMD-1:0] arb_gnt;
-  logic [SIMD_W-1:0] arb_idx;
-  assign agu_take = !agu_busy_q && slot_free && !faulted_q;
+  logic [SIMD_W-1:0]   arb_idx, a_cl_q;
+  assign agu_take = (a_q == A_IDLE) && slot_free && !faulted_q;
 
   wg_rr_arbiter #(.N(NUM_SIMD)) u_arb (
     .clk_i   (clk_i),
@@ -163,37 +178,26 @@ module wg_lsu #(
     .idx_o   (arb_idx)
   );
   // A .128 store arrives as two instructions of one scheduler (wg_exec_pipe
-  // reads its operands twice): the first takes the AGU and a slot, the
-  // second (the next LSU instruction of that scheduler) brings rc+2, rc+3.
-  logic              a_wait2_q, accept2;
-  logic [SIMD_W-1:0] a_cl_q;
-  logic [1023:0]     a_rd_q, a_re_q;
-  logic              in_st128;
+  // reads its operands twice): the second brings rc+2, rc+3.
   always_comb begin
     in_ready_o = agu_take ? arb_gnt : '0;
-    if (a_wait2_q) in_ready_o[a_cl_q] = 1'b1;
+    if (a_q == A_WAIT2) in_ready_o[a_cl_q] = 1'b1;
   end
-  assign accept2 = a_wait2_q && in_valid_i[a_cl_q];
-
-  logic accept;
-  assign accept = arb_valid && agu_take;
+  assign accept  = arb_valid && agu_take;
+  assign accept2 = (a_q == A_WAIT2) && in_valid_i[a_cl_q];
 
   wg_sm_pkg::uop_t   au, in_u;
-  logic [WARP_W-1:0] a_warp_q;
-  logic [31:0]       a_active_q, a_exec_q, rem_q;
-  logic [15:0]       a_seq_q;
-  logic [1023:0]     a_ra_q, a_rb_q, a_rc_q;
-  logic [SL_W-1:0]   a_slot_q;
-  logic [1:0]        a_space_q;
-  logic              a_ld_q, a_st_q, a_atom_q, a_bcast_q;
-  logic [4:0]        a_bytes_q;
-  logic [1:0]        a_word_q;        // word of the current lane (local, shared, param)
-  logic              a_aphase_q;      // shared atomic: write phase
-  logic [31:0]       a_sbase_q;       // shared window base (bytes)
-  logic [31:0]       a_gtid0_q;       // global thread id of lane 0 (local memory)
   logic [UOP_W-1:0]  au_q;
-  logic [WARP_W-1:0] in_w;
+  logic [WARP_W-1:0] a_warp_q, in_w;
   logic [CTA_W-1:0]  in_cta;
+  logic [31:0]       a_exec_q;
+  logic [1023:0]     a_ra_q, a_rb_q, a_rc_q, a_rd_q, a_re_q;
+  logic [SL_W-1:0]   a_slot_q;
+  logic [1:0]        a_space_q, a_kind_q;
+  logic              a_ld_q, a_st_q, a_atom_q, a_bcast_q, a_cg_q;
+  logic [4:0]        a_bytes_q;
+  logic [31:0]       a_sbase_q, a_gtid0_q;
+  logic              in_st128;
 
   assign au     = au_q;
   assign in_u   = in_uop_i[arb_idx*UOP_W +: UOP_W];
@@ -211,217 +215,15 @@ module wg_lsu #(
     endcase
   endfunction
 
-  // ---------------------------------------------------------------------------
-  // AGU: the current unit (lane, word).
-  // ---------------------------------------------------------------------------
-  logic [4:0]  lane;
-  logic [31:0] lane_bit;
-  always_comb begin
-    lane = '0;
-    for (int l = 31; l >= 0; l--) if (rem_q[l]) lane = 5'(l);
-  end
-  assign lane_bit = 32'd1 << lane;
-
-  logic [31:0] ra_l, rb_l, rc_l, addr, waddr;
-  logic [2:0]  nwords;
-  logic        last_word, misaligned, out_window;
-  logic [32:0] end_addr;
-  assign ra_l = a_ra_q[lane*32 +: 32];
-  assign rb_l = a_rb_q[lane*32 +: 32];
-  assign rc_l = a_rc_q[lane*32 +: 32];
-  assign addr = a_atom_q ? ra_l : ra_l + au.imm;
-  assign nwords = (a_space_q == SP_GLOBAL || a_space_q == SP_SHARED || a_bytes_q <= 5'd4) ? 3'd1 :
-                  3'(a_bytes_q >> 2);
-  assign last_word = ({1'b0, a_word_q} == nwords - 3'd1);
-  assign misaligned = (addr & (32'(a_bytes_q) - 32'd1)) != '0;
-  assign end_addr = {1'b0, addr} + 33'(a_bytes_q);
-  always_comb begin
-    case (a_space_q)
-      SP_SHARED: out_window = end_addr > {1'b0, smem_cta_i};
-      SP_LOCAL:  out_window = end_addr > {1'b0, local_bytes_i};
-      SP_PARAM:  out_window = end_addr > {1'b0, param_bytes_i};
-      default:   out_window = 1'b0;
+  function automatic logic [2:0] log2b(input logic [4:0] b);
+    case (b)
+      5'd1:    log2b = 3'd0;
+      5'd2:    log2b = 3'd1;
+      5'd4:    log2b = 3'd2;
+      5'd8:    log2b = 3'd3;
+      default: log2b = 3'd4;
     endcase
-  end
-  assign waddr = addr + {27'd0, a_word_q, 2'b00};   // byte address of the current word
-
-  // Local device address of the current word.
-  logic [31:0] loc_addr;
-  assign loc_addr = local_base_i + (waddr >> 2) * (total_threads_i << 2) + ((a_gtid0_q + 32'(lane)) << 2) +
-                    {30'd0, waddr[1:0]};
-
-  // Store data of the current lane: up to 16 bytes (.64: rc, rc+1 in rows B, C;
-  // .128: rc+2, rc+3 from the second operand read).
-  logic [31:0]  rd_l, re_l;
-  logic [127:0] st_val;
-  assign rd_l   = a_rd_q[lane*32 +: 32];
-  assign re_l   = a_re_q[lane*32 +: 32];
-  assign st_val = (a_bytes_q == 5'd16) ? {re_l, rd_l, rc_l, rb_l} : {64'd0, rc_l, rb_l};
-
-  // Tag allocation.
-  logic [NTAGS-1:0]     tag_busy_q;
-  logic [MEM_TAG_W-1:0] tag_next_q;
-  logic                 tag_ok, mreq_free;
-  assign tag_ok    = !tag_busy_q[tag_next_q];
-  assign mreq_free = !mreq_valid_o || mreq_ready_i;
-
-  // Shared memory and parameter store.
-  logic              smem_we, smem_re, cmem_re;
-  logic [SW_W-1:0]   smem_waddr, smem_raddr;
-  logic [127:0]      smem_wdata, smem_rdata;
-  logic [31:0]       cmem_rdata;
-  logic [15:0]       smem_be;
-
-  // The unit's action this cycle.
-  logic unit_go, unit_fault, need_mem, is_mem_space, f_atom;
-  logic f_launch, f_valid, f_busy_q, f_have_q;
-  logic [3:0] fcode;
-  assign is_mem_space = (a_space_q == SP_GLOBAL) || (a_space_q == SP_LOCAL);
-  always_comb begin
-    fcode = '0;
-    if (misaligned) fcode = wg_sm_pkg::FAULT_ALIGN;
-    else if (out_window) begin
-      case (a_space_q)
-        SP_SHARED: fcode = wg_sm_pkg::FAULT_SHARED;
-        SP_LOCAL:  fcode = wg_sm_pkg::FAULT_LOCAL;
-        default:   fcode = wg_sm_pkg::FAULT_PARAM;
-      endcase
-    end
-  end
-  assign unit_fault = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode != '0 && !faulted_q;
-  assign need_mem   = is_mem_space;
-  always_comb begin
-    unit_go = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode == '0 && !faulted_q;
-    if (need_mem && !(mreq_free && tag_ok)) unit_go = 1'b0;
-    if (f_atom && a_aphase_q && !f_have_q) unit_go = 1'b0;
-    if (a_space_q == SP_SHARED && (a_st_q || (a_atom_q && a_aphase_q)) && sclr_valid_i) unit_go = 1'b0;
-  end
-
-  // Does this unit finish the lane (and the lane the instruction)?
-  logic lane_done, instr_done;
-  always_comb begin
-    if (a_space_q == SP_SHARED && a_atom_q) lane_done = a_aphase_q;
-    else if (a_space_q == SP_GLOBAL) lane_done = 1'b1;
-    else lane_done = last_word;
-  end
-  assign instr_done = unit_go && lane_done && ((rem_q & ~lane_bit) == '0 || a_bcast_q);
-
-  // Shared-memory access of the unit.
-  logic [SW_W-1:0] s_word;
-  logic [31:0]     s_byte;
-  assign s_byte = a_sbase_q + waddr;
-  assign s_word = SW_W'(s_byte >> 4);
-
-  // Atomic function (shared atomics; global ones execute outside).
-  logic [3:0]  a_aop;
-  logic [31:0] s_old, s_new;
-  assign s_old = 32'(smem_rdata >> (8 * s_byte[3:0]));   // read in the previous unit; the RAM holds it
-  assign a_aop = {(au.op == wg_isa_pkg::OP_ATOMGX || au.op == wg_isa_pkg::OP_ATOMSX), au.mod};
-
-  // ATOMS.ADD.F32: in the write phase, old + b goes through the FP32 multiply-add
-  // (old x 1.0 + b, as FADD in the lanes); the write waits for its result.
-  logic [31:0] f_result, f_res_q;
-  assign f_atom   = a_space_q == SP_SHARED && a_atom_q && a_aop == 4'd12;
-  assign f_launch = agu_busy_q && !a_wait2_q && rem_q != '0 && fcode == '0 && !faulted_q &&
-                    f_atom && a_aphase_q && !f_busy_q && !f_have_q;
-  if (HAS_FP) begin : g_fadd
-    wg_fp32_fma u_fadd (
-      .clk_i    (clk_i),
-      .rst_ni   (rst_ni),
-      .valid_i  (f_launch),
-      .a_i      (s_old),
-      .b_i      (32'h3F80_0000),
-      .c_i      (rb_l),
-      .valid_o  (f_valid),
-      .result_o (f_result)
-    );
-  end else begin : g_no_fadd
-    assign f_valid  = 1'b0;
-    assign f_result = '0;
-  end
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      f_busy_q <= 1'b0;
-      f_have_q <= 1'b0;
-    end else begin
-      if (f_launch) f_busy_q <= 1'b1;
-      if (f_valid) begin
-        f_busy_q <= 1'b0;
-        f_have_q <= 1'b1;
-      end
-      if (unit_go && f_atom && a_aphase_q) f_have_q <= 1'b0;
-    end
-    if (f_valid) f_res_q <= f_result;
-  end
-  always_comb begin
-    case (a_aop)
-      4'd0:  s_new = s_old + rb_l;
-      4'd1:  s_new = ($signed(s_old) < $signed(rb_l)) ? s_old : rb_l;
-      4'd2:  s_new = ($signed(s_old) > $signed(rb_l)) ? s_old : rb_l;
-      4'd3:  s_new = rb_l;
-      4'd4:  s_new = (s_old == rb_l) ? rc_l : s_old;
-      4'd5:  s_new = s_old & rb_l;
-      4'd6:  s_new = s_old | rb_l;
-      4'd7:  s_new = s_old ^ rb_l;
-      4'd8:  s_new = (s_old < rb_l) ? s_old : rb_l;
-      4'd9:  s_new = (s_old > rb_l) ? s_old : rb_l;
-      4'd10: s_new = (s_old >= rb_l) ? 32'd0 : s_old + 32'd1;
-      4'd11: s_new = (s_old == 32'd0 || s_old > rb_l) ? rb_l : s_old - 32'd1;
-      4'd12: s_new = f_res_q;
-      default: s_new = s_old;
-    endcase
-  end
-
-  always_comb begin
-    smem_we    = 1'b0;
-    smem_waddr = s_word;
-    smem_wdata = '0;
-    smem_be    = '0;
-    smem_re    = 1'b0;
-    smem_raddr = s_word;
-    cmem_re    = 1'b0;
-    if (sclr_valid_i) begin
-      smem_we    = 1'b1;
-      smem_waddr = sclr_addr_i;
-      smem_be    = '1;
-    end else if (unit_go && a_space_q == SP_SHARED) begin
-      if (a_st_q) begin
-        smem_we    = 1'b1;
-        smem_be    = 16'((32'd1 << a_bytes_q) - 32'd1) << s_byte[3:0];
-        smem_wdata = st_val << (8 * s_byte[3:0]);
-      end else if (a_atom_q && a_aphase_q) begin
-        smem_we    = 1'b1;
-        smem_be    = 16'hF << s_byte[3:0];
-        smem_wdata = {96'd0, s_new} << (8 * s_byte[3:0]);
-      end
-    end
-    if (unit_go && a_space_q == SP_SHARED && (a_ld_q || (a_atom_q && !a_aphase_q))) smem_re = 1'b1;
-    if (unit_go && a_space_q == SP_PARAM) cmem_re = 1'b1;
-  end
-
-  wg_ram_1r1w #(.DEPTH(SMEM_BYTES / 16), .WIDTH(128), .EN_GRAIN(8)) u_smem (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .we_i    (smem_we),
-    .waddr_i (smem_waddr),
-    .wdata_i (smem_wdata),
-    .wbe_i   (smem_be),
-    .re_i    (smem_re),
-    .raddr_i (smem_raddr),
-    .rdata_o (smem_rdata)
-  );
-
-  wg_ram_1r1w #(.DEPTH(CMEM_BYTES / 4), .WIDTH(32)) u_cmem (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .we_i    (cmem_we_i),
-    .waddr_i (cmem_addr_i),
-    .wdata_i (cmem_wdata_i),
-    .wbe_i   (1'b1),
-    .re_i    (cmem_re),
-    .raddr_i (CW_W'(waddr >> 2)),
-    .rdata_o (cmem_rdata)
-  );
+  endfunction
 
   // Sub-word load result.
   function automatic logic [31:0] ext(input logic [31:0] raw, input logic [2:0] mod);
@@ -434,22 +236,499 @@ module wg_lsu #(
     endcase
   endfunction
 
-  // Read pipeline of shared / param loads (and shared atomic reads).
-  logic            rdp_valid_q, rdp_shared_q, rdp_bcast_q, rdp_atom_q;
-  logic [SL_W-1:0] rdp_slot_q;
-  logic [4:0]      rdp_lane_q;
-  logic [1:0]      rdp_word_q;
-  logic [3:0]      rdp_off_q;
-  logic [2:0]      rdp_mod_q;
-  logic [127:0]    rdp_raw;
-  logic [31:0]     rdp_val;
-  assign rdp_raw = rdp_shared_q ? (smem_rdata >> (8 * rdp_off_q)) : {96'd0, cmem_rdata >> (8 * rdp_off_q[1:0])};
-  assign rdp_val = (rdp_word_q == 2'd0) ? ext(rdp_raw[31:0], rdp_mod_q) : rdp_raw[31:0];
+  // 32-bit lane mask -> 1024-bit bit mask.
+  function automatic logic [1023:0] expand(input logic [31:0] m);
+    for (int l = 0; l < 32; l++) expand[l*32 +: 32] = {32{m[l]}};
+  endfunction
 
   // ---------------------------------------------------------------------------
-  // Slots and result rows.
+  // AGU: addresses and checks of all lanes.
   // ---------------------------------------------------------------------------
-  logic [1023:0]     res_q [SLOTS*4];
+  logic [1023:0] addr_row;     // ra (+ imm): the thread's address in its space
+  logic [4:0]    f_lane;
+  logic          f_any;
+  logic [3:0]    f_code;
+  logic [31:0]   f_addr;
+  logic [31:0]   win;
+  always_comb begin
+    case (a_space_q)
+      SP_SHARED: win = smem_cta_i;
+      SP_LOCAL:  win = local_bytes_i;
+      SP_PARAM:  win = param_bytes_i;
+      default:   win = 32'hFFFF_FFFF;
+    endcase
+  end
+  always_comb begin
+    f_any  = 1'b0;
+    f_code = '0;
+    f_lane = '0;
+    f_addr = '0;
+    for (int l = 0; l < 32; l++) begin
+      logic [31:0] a;
+      logic        mis, out;
+      a = a_atom_q ? a_ra_q[l*32 +: 32] : a_ra_q[l*32 +: 32] + au.imm;
+      addr_row[l*32 +: 32] = a;
+      mis = (a & (32'(a_bytes_q) - 32'd1)) != '0;
+      out = (a_space_q != SP_GLOBAL) && ({1'b0, a} + 33'(a_bytes_q) > {1'b0, win});
+      if (a_exec_q[l] && (mis || out) && !f_any) begin
+        f_any  = 1'b1;
+        f_lane = 5'(l);
+        f_addr = a;
+        if (mis) f_code = wg_sm_pkg::FAULT_ALIGN;
+        else if (a_space_q == SP_SHARED) f_code = wg_sm_pkg::FAULT_SHARED;
+        else if (a_space_q == SP_LOCAL) f_code = wg_sm_pkg::FAULT_LOCAL;
+        else f_code = wg_sm_pkg::FAULT_PARAM;
+      end
+    end
+  end
+
+  // Store data of every lane: up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re).
+  function automatic logic [127:0] st_val(input logic [4:0] lane_i, input logic [4:0] bytes);
+    logic [31:0] b, c, d, e;
+    b = a_rb_q[lane_i*32 +: 32];
+    c = a_rc_q[lane_i*32 +: 32];
+    d = a_rd_q[lane_i*32 +: 32];
+    e = a_re_q[lane_i*32 +: 32];
+    st_val = (bytes == 5'd16) ? {e, d, c, b} : {64'd0, c, b};
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // Coalescer side: words of the access (local: one per 4-byte word).
+  // ---------------------------------------------------------------------------
+  logic [2:0]    nwords;        // coalescer accesses of the instruction
+  logic [2:0]    k_in_q, k_tx_q;
+  logic [1023:0] c_addr;        // addresses of word k_in
+  logic [2:0]    c_size;
+  assign nwords = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1;
+  assign c_size = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'd2 : log2b(a_bytes_q);
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      logic [31:0] w;
+      w = addr_row[l*32 +: 32] + {27'd0, k_in_q[1:0], 2'b00};
+      if (a_space_q == SP_LOCAL)
+        c_addr[l*32 +: 32] = local_base_i + (w >> 2) * (total_threads_i << 2) +
+                             ((a_gtid0_q + 32'(l)) << 2) + {30'd0, w[1:0]};
+      else
+        c_addr[l*32 +: 32] = w;
+    end
+  end
+
+  logic          co_in_valid, co_in_ready;
+  logic          tx_valid, tx_ready, tx_last;
+  logic [31:0]   tx_addr, tx_lanes;
+  logic [2:0]    tx_size;
+  logic [127:0]  tx_bmask;
+  assign co_in_valid = (a_q == A_COAL) && (k_in_q < nwords);
+
+  wg_coalescer u_coal (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (co_in_valid),
+    .in_ready_o (co_in_ready),
+    .in_kind_i  (a_kind_q),
+    .in_size_i  (c_size),
+    .in_mask_i  (a_exec_q),
+    .in_addr_i  (c_addr),
+    .tx_valid_o (tx_valid),
+    .tx_ready_i (tx_ready),
+    .tx_addr_o  (tx_addr),
+    .tx_size_o  (tx_size),
+    .tx_lanes_o (tx_lanes),
+    .tx_bmask_o (tx_bmask),
+    .tx_last_o  (tx_last)
+  );
+
+  // Byte offsets of every lane's access in its 128 B block, per slot and word
+  // (used to pick each lane's bytes out of a response).
+  logic [SLOTS*4*32*7-1:0] sl_off_q;
+  logic [32*7-1:0]         c_off;
+  always_comb begin
+    for (int l = 0; l < 32; l++) c_off[l*7 +: 7] = c_addr[l*32 +: 7];
+  end
+
+  // Leader lane of the transaction (debug fields, atomic operands).
+  logic [4:0] tx_lane;
+  always_comb begin
+    tx_lane = '0;
+    for (int l = 31; l >= 0; l--) if (tx_lanes[l]) tx_lane = 5'(l);
+  end
+
+  // Offsets of the word being emitted (k_tx), read back from the slot's table.
+  logic [32*7-1:0] c_off_tx;
+  assign c_off_tx = sl_off_q[(32'(a_slot_q) * 4 + 32'(k_tx_q[1:0])) * 224 +: 224];
+
+  // Store data of the transaction: the served lanes' bytes at their offsets in
+  // the aligned block, the highest lane last (it wins a byte written twice).
+  logic [1023:0] tx_wdata;
+  logic [127:0]  st_bytes;      // byte mask of one thread's access (low bytes)
+  assign st_bytes = (c_size == 3'd4) ? {128{1'b1}} : ((128'd1 << (8 * (32'd1 << c_size))) - 128'd1);
+  always_comb begin
+    logic [127:0]  v;
+    logic [1023:0] vm, vd;
+    logic [6:0]    o;
+    tx_wdata = '0;
+    v  = '0;
+    vm = '0;
+    vd = '0;
+    o  = '0;
+    if (a_st_q) begin
+      for (int l = 0; l < 32; l++) begin
+        if (tx_lanes[l]) begin
+          v = st_val(5'(l), a_bytes_q);
+          if (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) v = {96'd0, 32'(v >> (32 * k_tx_q[1:0]))};
+          o  = c_off_tx[l*7 +: 7];
+          vm = 1024'(st_bytes);
+          vd = {896'd0, v & st_bytes};
+          tx_wdata = (tx_wdata & ~(vm << (8 * o))) | (vd << (8 * o));
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // L1 requests and the tag table.
+  // ---------------------------------------------------------------------------
+  logic [NTAGS-1:0] tag_busy_q;
+  logic [TAG_W-1:0] tag_next_q;
+  logic             tag_ok;
+  logic             l1_req_valid, l1_req_ready, l1_req_fire, l1_cache;
+  logic [1:0]       l1_cmd;
+  assign tag_ok       = !tag_busy_q[tag_next_q];
+  assign l1_req_valid = tx_valid && tag_ok;
+  assign tx_ready     = l1_req_ready && tag_ok;
+  assign l1_req_fire  = l1_req_valid && l1_req_ready;
+  assign l1_cmd       = a_atom_q ? 2'd2 : a_st_q ? 2'd1 : 2'd0;
+  assign l1_cache     = (a_space_q == SP_LOCAL) || (l1_fermi_i && a_ld_q && !a_cg_q);
+
+  // Entry: {slot, word, store, cached, local, warp, lanes}.
+  localparam int unsigned TT_W = SL_W + 2 + 3 + WARP_W + 32;
+  logic [TT_W-1:0] tt_q [NTAGS];
+
+  logic              rsp_valid, rsp_hit;
+  logic [TAG_W-1:0]  rsp_tag;
+  logic [1023:0]     rsp_data;
+  logic [TT_W-1:0]   rsp_e;
+  logic [SL_W-1:0]   rsp_slot;
+  logic [1:0]        rsp_word;
+  logic              rsp_store, rsp_cached, rsp_local;
+  logic [WARP_W-1:0] rsp_warp;
+  logic [31:0]       rsp_lanes;
+  assign rsp_e = tt_q[rsp_tag];
+  assign {rsp_slot, rsp_word, rsp_store, rsp_cached, rsp_local, rsp_warp, rsp_lanes} = rsp_e;
+
+  logic l1_hit_p, l1_miss_p, l1_merge_p, l1_wb_p, l1_busy, l1_cnt_local, l1_cnt_write;
+  logic              a_re, a_we;
+  logic [RW_W-1:0]   a_raddr, a_waddr;
+  logic [1023:0]     a_rdata, a_wdata;
+  logic [127:0]      a_wbe;
+  logic [RW_W-1:0]   smem_rows;
+  logic [WAYS_W-1:0] l1_ways;
+  assign smem_rows = l1_split_i ? RW_W'(ROWS / 4) : RW_W'(ROWS * 3 / 4);
+  assign l1_ways   = l1_split_i ? WAYS_W'(ROWS * 3 / 4 / L1_SETS) : WAYS_W'(ROWS / 4 / L1_SETS);
+
+  wg_l1 #(
+    .DMEM_BYTES (DMEM_BYTES),
+    .SETS       (L1_SETS),
+    .MAX_WAYS   (L1_WAYS),
+    .MSHRS      (L1_MSHRS),
+    .TAG_W      (TAG_W),
+    .MEM_BYTES  (MEM_BYTES),
+    .MEM_TAG_W  (MEM_TAG_W)
+  ) u_l1 (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .mode_i         (l1_fermi_i),
+    .smem_rows_i    (smem_rows),
+    .ways_i         (l1_ways),
+    .flush_i        (l1_flush_i),
+    .busy_o         (l1_busy),
+    .req_valid_i    (l1_req_valid),
+    .req_ready_o    (l1_req_ready),
+    .req_tag_i      (tag_next_q),
+    .req_cmd_i      (l1_cmd),
+    .req_addr_i     (tx_addr),
+    .req_size_i     (tx_size),
+    .req_wmask_i    (a_st_q ? tx_bmask : 128'd0),
+    .req_wdata_i    (tx_wdata),
+    .req_cache_i    (l1_cache),
+    .req_local_i    (a_space_q == SP_LOCAL),
+    .req_aop_i      ({(au.op == wg_isa_pkg::OP_ATOMGX), au.mod}),
+    .req_ab_i       (a_rb_q[tx_lane*32 +: 32]),
+    .req_ac_i       (a_rc_q[tx_lane*32 +: 32]),
+    .req_warp_i     (6'(a_warp_q)),
+    .req_pc_i       (au.pc),
+    .req_lane_i     (tx_lane),
+    .rsp_valid_o    (rsp_valid),
+    .rsp_tag_o      (rsp_tag),
+    .rsp_data_o     (rsp_data),
+    .rsp_hit_o      (rsp_hit),
+    .hit_o          (l1_hit_p),
+    .miss_o         (l1_miss_p),
+    .merge_o        (l1_merge_p),
+    .wb_o           (l1_wb_p),
+    .cnt_local_o    (l1_cnt_local),
+    .cnt_write_o    (l1_cnt_write),
+    .a_re_o         (a_re),
+    .a_raddr_o      (a_raddr),
+    .a_rdata_i      (a_rdata),
+    .a_we_o         (a_we),
+    .a_waddr_o      (a_waddr),
+    .a_wdata_o      (a_wdata),
+    .a_wbe_o        (a_wbe),
+    .mreq_valid_o   (mreq_valid_o),
+    .mreq_ready_i   (mreq_ready_i),
+    .mreq_tag_o     (mreq_tag_o),
+    .mreq_cmd_o     (mreq_cmd_o),
+    .mreq_addr_o    (mreq_addr_o),
+    .mreq_size_o    (mreq_size_o),
+    .mreq_wmask_o   (mreq_wmask_o),
+    .mreq_wdata_o   (mreq_wdata_o),
+    .mreq_atom_op_o (mreq_atom_op_o),
+    .mreq_atom_b_o  (mreq_atom_b_o),
+    .mreq_atom_c_o  (mreq_atom_c_o),
+    .mreq_local_o   (mreq_local_o),
+    .mreq_wb_o      (mreq_wb_o),
+    .mreq_warp_o    (mreq_warp_o),
+    .mreq_pc_o      (mreq_pc_o),
+    .mreq_lane_o    (mreq_lane_o),
+    .mrsp_valid_i   (mrsp_valid_i),
+    .mrsp_ready_o   (mrsp_ready_o),
+    .mrsp_tag_i     (mrsp_tag_i),
+    .mrsp_rdata_i   (mrsp_rdata_i)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Shared memory.
+  // ---------------------------------------------------------------------------
+  logic          sm_in_valid, sm_in_ready, sm_out_valid, sm_sent_q;
+  logic [1023:0] sm_addr;
+  logic [4095:0] sm_wdata, sm_out;
+  logic [5:0]    sm_passes;
+  assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      sm_addr[l*32 +: 32]   = a_sbase_q + addr_row[l*32 +: 32];
+      sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
+    end
+  end
+
+  // The array: shared memory through the bank port, the L1 through the row port.
+  logic [31:0]        b_re, b_we;
+  logic [32*RW_W-1:0] b_rrow, b_wrow;
+  logic [1023:0]      b_wdata;
+  logic [127:0]       b_wbe;
+  logic               b_rgnt, b_wgnt;
+
+  wg_dmem #(.DMEM_BYTES(DMEM_BYTES)) u_dmem (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .b_re_i    (b_re),
+    .b_rrow_i  (b_rrow),
+    .b_we_i    (b_we),
+    .b_wrow_i  (b_wrow),
+    .b_wdata_i (b_wdata),
+    .b_wbe_i   (b_wbe),
+    .b_rgnt_o  (b_rgnt),
+    .b_wgnt_o  (b_wgnt),
+    .r_re_i    (a_re),
+    .r_rrow_i  (a_raddr),
+    .r_we_i    (a_we),
+    .r_wrow_i  (a_waddr),
+    .r_wdata_i (a_wdata),
+    .r_wbe_i   (a_wbe),
+    .rdata_o   (a_rdata)
+  );
+
+  wg_smem #(
+    .DMEM_BYTES (DMEM_BYTES),
+    .HAS_FP     (HAS_FP)
+  ) u_smem (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (sm_in_valid),
+    .in_ready_o   (sm_in_ready),
+    .in_op_i      (a_atom_q ? 2'd2 : a_st_q ? 2'd1 : 2'd0),
+    .in_size_i    (log2b(a_bytes_q)),
+    .in_mask_i    (a_exec_q),
+    .in_addr_i    (sm_addr),
+    .in_wdata_i   (sm_wdata),
+    .in_aop_i     ({(au.op == wg_isa_pkg::OP_ATOMSX), au.mod}),
+    .in_ab_i      (a_rb_q),
+    .in_ac_i      (a_rc_q),
+    .out_valid_o  (sm_out_valid),
+    .out_data_o   (sm_out),
+    .out_passes_o (sm_passes),
+    .clr_valid_i  (sclr_valid_i),
+    .clr_row_i    (sclr_row_i),
+    .clr_ready_o  (sclr_ready_o),
+    .b_re_o       (b_re),
+    .b_rrow_o     (b_rrow),
+    .b_we_o       (b_we),
+    .b_wrow_o     (b_wrow),
+    .b_wdata_o    (b_wdata),
+    .b_wbe_o      (b_wbe),
+    .b_rgnt_i     (b_rgnt),
+    .b_wgnt_i     (b_wgnt),
+    .b_rdata_i    (a_rdata)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Parameter store (LDC): one lane and word per cycle.
+  // ---------------------------------------------------------------------------
+  logic [31:0] p_rem_q;
+  logic [1:0]  p_word_q;
+  logic [4:0]  p_lane;
+  logic        p_go, p_lane_done;
+  logic [31:0] p_waddr, cmem_rdata;
+  always_comb begin
+    p_lane = '0;
+    for (int l = 31; l >= 0; l--) if (p_rem_q[l]) p_lane = 5'(l);
+  end
+  assign p_go        = (a_q == A_PARAM) && p_rem_q != '0;
+  assign p_waddr     = addr_row[p_lane*32 +: 32] + {28'd0, p_word_q, 2'b00};
+  assign p_lane_done = ({1'b0, p_word_q} == ((a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1) - 3'd1);
+
+  wg_ram_1r1w #(.DEPTH(CMEM_BYTES / 4), .WIDTH(32)) u_cmem (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (cmem_we_i),
+    .waddr_i (cmem_addr_i),
+    .wdata_i (cmem_wdata_i),
+    .wbe_i   (1'b1),
+    .re_i    (p_go),
+    .raddr_i (CW_W'(p_waddr >> 2)),
+    .rdata_o (cmem_rdata)
+  );
+
+  logic        pr_valid_q, pr_bcast_q;
+  logic [4:0]  pr_lane_q;
+  logic [1:0]  pr_word_q, pr_off_q;
+  logic [31:0] pr_val;
+  assign pr_val = (pr_word_q == 2'd0) ? ext(cmem_rdata >> (8 * pr_off_q), au.mod) : cmem_rdata;
+
+  // ---------------------------------------------------------------------------
+  // AGU state machine.
+  // ---------------------------------------------------------------------------
+  logic agu_done;   // the instruction leaves the AGU this cycle
+  always_comb begin
+    a_d      = a_q;
+    agu_done = 1'b0;
+    case (a_q)
+      A_IDLE:  if (accept) a_d = in_st128 ? A_WAIT2 : A_CHECK;
+      A_WAIT2: if (accept2) a_d = A_CHECK;
+      A_CHECK: begin
+        if (f_any) begin
+          a_d = A_IDLE;          // faulted: nothing more issues
+        end else if (a_exec_q == '0) begin
+          a_d = A_IDLE;
+          agu_done = 1'b1;
+        end else begin
+          case (a_space_q)
+            SP_SHARED: a_d = A_SMEM;
+            SP_PARAM:  a_d = A_PARAM;
+            default:   a_d = A_COAL;
+          endcase
+        end
+      end
+      A_COAL: if (tx_valid && tx_ready && tx_last && {1'b0, k_tx_q} == {1'b0, nwords} - 4'd1) begin
+        a_d = A_IDLE;
+        agu_done = 1'b1;
+      end
+      A_SMEM: if (sm_out_valid) begin
+        a_d = A_IDLE;
+        agu_done = 1'b1;
+      end
+      A_PARAM: if (p_go && p_lane_done && ((p_rem_q & ~(32'd1 << p_lane)) == '0 || a_bcast_q)) begin
+        a_d = A_IDLE;
+        agu_done = 1'b1;
+      end
+      default: a_d = A_IDLE;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      a_q       <= A_IDLE;
+      faulted_q <= 1'b0;
+      fault_o   <= 1'b0;
+      k_in_q    <= '0;
+      k_tx_q    <= '0;
+      sm_sent_q <= 1'b0;
+    end else begin
+      a_q     <= a_d;
+      fault_o <= (a_q == A_CHECK) && f_any && !faulted_q;
+      if ((a_q == A_CHECK) && f_any) faulted_q <= 1'b1;
+      if (a_q == A_CHECK) begin
+        k_in_q    <= '0;
+        k_tx_q    <= '0;
+        sm_sent_q <= 1'b0;
+      end
+      if (co_in_valid && co_in_ready) k_in_q <= k_in_q + 3'd1;
+      if (tx_valid && tx_ready && tx_last) k_tx_q <= k_tx_q + 3'd1;
+      if (sm_in_valid && sm_in_ready) sm_sent_q <= 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      au_q       <= in_u;
+      a_warp_q   <= in_w;
+      a_exec_q   <= in_exec_i[arb_idx*32 +: 32];
+      a_ra_q     <= in_rows_i[arb_idx*3072 +: 1024];
+      a_rb_q     <= in_rows_i[arb_idx*3072 + 1024 +: 1024];
+      a_rc_q     <= in_rows_i[arb_idx*3072 + 2048 +: 1024];
+      a_slot_q   <= free_slot;
+      a_cl_q     <= arb_idx;
+      a_space_q  <= space_of(in_u.op);
+      a_ld_q     <= (in_u.op >= wg_isa_pkg::OP_LDG && in_u.op <= wg_isa_pkg::OP_LDC);
+      a_st_q     <= (in_u.op >= wg_isa_pkg::OP_STG && in_u.op <= wg_isa_pkg::OP_STL);
+      a_atom_q   <= (in_u.op >= wg_isa_pkg::OP_ATOMG && in_u.op <= wg_isa_pkg::OP_ATOMSX);
+      a_cg_q     <= (in_u.op == wg_isa_pkg::OP_LDGCG);
+      a_bcast_q  <= (in_u.op == wg_isa_pkg::OP_LDC) && in_u.ra == RZ;
+      a_bytes_q  <= (in_u.op >= wg_isa_pkg::OP_ATOMG) ? 5'd4 : wg_isa_pkg::width_bytes(in_u.mod);
+      a_sbase_q  <= 32'(in_cta) * ((smem_cta_i + 32'd127) & ~32'd127);
+      a_gtid0_q  <= cta_linear_i[in_cta*32 +: 32] * threads_i + 32'(warp_wic_i[in_w*5 +: 5]) * 32'd32;
+      if (in_u.op >= wg_isa_pkg::OP_ATOMG) a_kind_q <= K_THREAD;
+      else if (in_u.op >= wg_isa_pkg::OP_STG) a_kind_q <= K_STORE;
+      else if (in_u.op == wg_isa_pkg::OP_LDGCG) a_kind_q <= K_SEG;
+      else a_kind_q <= K_LINE;
+    end
+    if (accept2) begin
+      a_rd_q <= in_rows_i[a_cl_q*3072 + 1024 +: 1024];
+      a_re_q <= in_rows_i[a_cl_q*3072 + 2048 +: 1024];
+    end
+    // Param loop.
+    if (a_q == A_CHECK) begin
+      p_rem_q  <= a_exec_q;
+      p_word_q <= '0;
+    end else if (p_go) begin
+      if (p_lane_done) begin
+        p_word_q <= '0;
+        p_rem_q  <= a_bcast_q ? '0 : (p_rem_q & ~(32'd1 << p_lane));
+      end else begin
+        p_word_q <= p_word_q + 2'd1;
+      end
+    end
+    pr_bcast_q <= a_bcast_q;
+    pr_lane_q  <= p_lane;
+    pr_word_q  <= p_word_q;
+    pr_off_q   <= p_waddr[1:0];
+    fault_code_o <= f_code;
+    fault_warp_o <= a_warp_q;
+    fault_pc_o   <= au.pc;
+    fault_lane_o <= f_lane;
+    fault_addr_o <= f_addr;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) pr_valid_q <= 1'b0;
+    else pr_valid_q <= p_go;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Slots: per-slot state and result rows.
+  // ---------------------------------------------------------------------------
+  logic [SLOTS*4096-1:0] res_q;
   logic [WARP_W-1:0] sl_warp_q   [SLOTS];
   logic [31:0]       sl_active_q [SLOTS];
   logic [31:0]       sl_exec_q   [SLOTS];
@@ -458,28 +737,96 @@ module wg_lsu #(
   logic [5:0]        sl_rd_q     [SLOTS];
   logic [2:0]        sl_nwr_q    [SLOTS];
   logic [2:0]        sl_mod_q    [SLOTS];
-  logic [7:0]        sl_pend_q   [SLOTS];   // requests without response (loads, atomics)
+  logic              sl_local_q  [SLOTS];
+  logic [7:0]        sl_pend_q   [SLOTS];   // L1 requests without response (loads, atomics)
   logic [SLOTS-1:0]  sl_agu_done_q;
 
-  // Tag table: {slot, lane, word, offset, one word only (local), store, warp}.
-  localparam int unsigned TT_W = SL_W + 5 + 2 + OFF_W + 2 + WARP_W;
-  logic [TT_W-1:0] tt_q [NTAGS];
+  // Rows of a response: each served lane's bytes from its offset.
+  logic [4095:0] rsp_rows;
+  logic [127:0]  rsp_rmask;     // lanes per row (4 x 32)
+  logic [2:0]    rsp_mod;
+  logic [32*7-1:0] rsp_off;
+  assign rsp_mod = sl_mod_q[rsp_slot];
+  assign rsp_off = sl_off_q[(32'(rsp_slot) * 4 + 32'(rsp_word)) * 224 +: 224];
+  always_comb begin
+    logic [1151:0] pad;
+    pad = {128'd0, rsp_data};
+    rsp_rows  = '0;
+    rsp_rmask = '0;
+    for (int l = 0; l < 32; l++) begin
+      logic [127:0] b;
+      b = pad[rsp_off[l*7 +: 7]*8 +: 128];
+      if (rsp_local) begin
+        for (int r = 0; r < 4; r++) begin
+          if (32'(rsp_word) == r) begin
+            rsp_rows[r*1024 + l*32 +: 32] = (r == 0) ? ext(b[31:0], rsp_mod) : b[31:0];
+            rsp_rmask[r*32 + l] = rsp_lanes[l];
+          end
+        end
+      end else begin
+        rsp_rows[l*32 +: 32]        = ext(b[31:0], rsp_mod);
+        rsp_rows[1024 + l*32 +: 32] = b[63:32];
+        rsp_rows[2048 + l*32 +: 32] = b[95:64];
+        rsp_rows[3072 + l*32 +: 32] = b[127:96];
+        for (int r = 0; r < 4; r++) rsp_rmask[r*32 + l] = rsp_lanes[l];
+      end
+    end
+  end
 
-  // Response.
-  logic              rsp_fire;
-  logic [TT_W-1:0]   rsp_e;
-  logic [SL_W-1:0]   rsp_slot;
-  logic [4:0]        rsp_lane;
-  logic [1:0]        rsp_word;
-  logic [OFF_W-1:0]  rsp_off;
-  logic              rsp_store, rsp_single;
-  logic [WARP_W-1:0] rsp_warp;
-  logic [127:0]      rsp_blk;
-  assign mrsp_ready_o = 1'b1;
-  assign rsp_fire = mrsp_valid_i;
-  assign rsp_e = tt_q[mrsp_tag_i];
-  assign {rsp_slot, rsp_lane, rsp_word, rsp_off, rsp_single, rsp_store, rsp_warp} = rsp_e;
-  assign rsp_blk = 128'(mrsp_rdata_i >> (8 * rsp_off));
+  // Rows of a finished shared access.
+  logic [4095:0] sm_rows;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      sm_rows[l*32 +: 32]        = a_atom_q ? sm_out[l*128 +: 32] : ext(sm_out[l*128 +: 32], au.mod);
+      sm_rows[1024 + l*32 +: 32] = sm_out[l*128 + 32 +: 32];
+      sm_rows[2048 + l*32 +: 32] = sm_out[l*128 + 64 +: 32];
+      sm_rows[3072 + l*32 +: 32] = sm_out[l*128 + 96 +: 32];
+    end
+  end
+
+  logic rsp_load;
+  assign rsp_load = rsp_valid && !rsp_store;
+
+  always_ff @(posedge clk_i) begin
+    if (rsp_load) begin
+      for (int s = 0; s < 32'(SLOTS); s++) begin
+        if (rsp_slot == SL_W'(s)) begin
+          for (int r = 0; r < 4; r++) begin
+            logic [1023:0] m;
+            m = expand(rsp_rmask[r*32 +: 32]);
+            res_q[s*4096 + r*1024 +: 1024] <= (res_q[s*4096 + r*1024 +: 1024] & ~m) |
+                                              (rsp_rows[r*1024 +: 1024] & m);
+          end
+        end
+      end
+    end
+    if (sm_out_valid) begin
+      for (int s = 0; s < 32'(SLOTS); s++) begin
+        if (a_slot_q == SL_W'(s)) res_q[s*4096 +: 4096] <= sm_rows;
+      end
+    end
+    if (pr_valid_q) begin
+      for (int s = 0; s < 32'(SLOTS); s++) begin
+        if (a_slot_q == SL_W'(s)) begin
+          for (int r = 0; r < 4; r++) begin
+            if (32'(pr_word_q) == r) begin
+              for (int l = 0; l < 32; l++) begin
+                if (pr_bcast_q ? a_exec_q[l] : (5'(l) == pr_lane_q)) res_q[s*4096 + r*1024 + l*32 +: 32] <= pr_val;
+              end
+            end
+          end
+        end
+      end
+    end
+    // Offsets of word k_in of the AGU's slot, recorded as the coalescer takes it.
+    if (co_in_valid && co_in_ready) begin
+      for (int s = 0; s < 32'(SLOTS); s++) begin
+        for (int k = 0; k < 4; k++) begin
+          if (a_slot_q == SL_W'(s) && k_in_q[1:0] == 2'(k)) sl_off_q[(s*4 + k)*224 +: 224] <= c_off;
+        end
+      end
+    end
+  end
 
   // ---------------------------------------------------------------------------
   // Write-back of completed slots.
@@ -488,7 +835,7 @@ module wg_lsu #(
   always_comb begin
     for (int s = 0; s < 32'(SLOTS); s++) begin
       sl_complete[s] = slot_busy_q[s] && sl_agu_done_q[s] && sl_pend_q[s] == '0 &&
-                       !(rdp_valid_q && rdp_slot_q == SL_W'(s));
+                       !(pr_valid_q && a_slot_q == SL_W'(s));
     end
   end
 
@@ -525,7 +872,7 @@ module wg_lsu #(
   assign lwb_warp_o = wb_warp;
   assign lwb_reg_o  = sl_rd_q[wb_slot_q] + 6'(wb_beat_q);
   assign lwb_mask_o = sl_exec_q[wb_slot_q];
-  assign lwb_data_o = res_q[32'(wb_slot_q)*4 + 32'(wb_beat_q)];
+  assign lwb_data_o = res_q[(32'(wb_slot_q) * 4 + 32'(wb_beat_q)) * 1024 +: 1024];
 
   assign ret_valid_o = wb_busy_q && (!wb_rf || lwb_ready_i[wb_cl]);
   assign wb_fire     = ret_valid_o && ret_ready_i;
@@ -535,66 +882,15 @@ module wg_lsu #(
   assign ret_data_o  = (RETIRE_EN && wb_rf) ? lwb_data_o : '0;
 
   // ---------------------------------------------------------------------------
-  // Memory request.
-  // ---------------------------------------------------------------------------
-  logic mreq_go;
-  assign mreq_go = unit_go && need_mem;
-
-  logic [31:0]  r_addr;
-  logic [2:0]   r_size;
-  logic [127:0] r_val;
-  logic [15:0]  r_bmask;
-  logic [1:0]   r_cmd;
-  always_comb begin
-    if (a_space_q == SP_LOCAL) begin
-      r_addr  = loc_addr;
-      r_size  = (a_bytes_q >= 5'd4) ? 3'd2 : (a_bytes_q == 5'd2) ? 3'd1 : 3'd0;
-      r_val   = {96'd0, 32'(st_val >> (32 * a_word_q))};
-    end else begin
-      r_addr  = addr;
-      r_size  = (a_bytes_q == 5'd16) ? 3'd4 : (a_bytes_q == 5'd8) ? 3'd3 : (a_bytes_q == 5'd4) ? 3'd2 :
-                (a_bytes_q == 5'd2) ? 3'd1 : 3'd0;
-      r_val   = st_val;
-    end
-    r_bmask = 16'((32'd1 << (32'd1 << r_size)) - 32'd1);
-    r_cmd   = a_atom_q ? 2'd2 : a_st_q ? 2'd1 : 2'd0;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      mreq_valid_o <= 1'b0;
-    end else begin
-      if (mreq_go) mreq_valid_o <= 1'b1;
-      else if (mreq_ready_i) mreq_valid_o <= 1'b0;
-    end
-    if (mreq_go) begin
-      mreq_tag_o     <= tag_next_q;
-      mreq_cmd_o     <= r_cmd;
-      mreq_addr_o    <= r_addr;
-      mreq_size_o    <= r_size;
-      mreq_wmask_o   <= a_st_q ? (MEM_BYTES'(r_bmask) << r_addr[OFF_W-1:0]) : '0;
-      mreq_wdata_o   <= a_st_q ? ((8*MEM_BYTES)'(r_val) << (8 * r_addr[OFF_W-1:0])) : '0;
-      mreq_atom_op_o <= a_aop;
-      mreq_atom_b_o  <= rb_l;
-      mreq_atom_c_o  <= rc_l;
-      mreq_local_o   <= (a_space_q == SP_LOCAL);
-      mreq_warp_o    <= 6'(a_warp_q);
-      mreq_pc_o      <= au.pc;
-      mreq_lane_o    <= lane;
-      tt_q[tag_next_q] <= {a_slot_q, lane, a_word_q, r_addr[OFF_W-1:0], a_space_q == SP_LOCAL, a_st_q, a_warp_q};
-    end
-  end
-
-  // ---------------------------------------------------------------------------
-  // Per-warp outstanding requests.
+  // Per-warp requests the L1 has not answered.
   // ---------------------------------------------------------------------------
   logic [9:0] memout_q [NUM_WARPS];
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int i = 0; i < 32'(NUM_WARPS); i++) memout_q[i] <= '0;
     end else begin
-      if (mreq_go && !(rsp_fire && rsp_warp == a_warp_q)) memout_q[a_warp_q] <= memout_q[a_warp_q] + 10'd1;
-      if (rsp_fire && !(mreq_go && rsp_warp == a_warp_q)) memout_q[rsp_warp] <= memout_q[rsp_warp] - 10'd1;
+      if (l1_req_fire && !(rsp_valid && rsp_warp == a_warp_q)) memout_q[a_warp_q] <= memout_q[a_warp_q] + 10'd1;
+      if (rsp_valid && !(l1_req_fire && rsp_warp == a_warp_q)) memout_q[rsp_warp] <= memout_q[rsp_warp] - 10'd1;
     end
   end
   always_comb begin
@@ -602,64 +898,34 @@ module wg_lsu #(
   end
 
   // ---------------------------------------------------------------------------
-  // State.
+  // Slot and tag state.
   // ---------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      agu_busy_q    <= 1'b0;
-      a_wait2_q     <= 1'b0;
       slot_busy_q   <= '0;
       sl_agu_done_q <= '0;
       tag_busy_q    <= '0;
       tag_next_q    <= '0;
-      rdp_valid_q   <= 1'b0;
       wb_busy_q     <= 1'b0;
-      faulted_q     <= 1'b0;
-      fault_o       <= 1'b0;
-      cnt_mreq_o    <= '0;
-      cnt_smem_o    <= '0;
       for (int s = 0; s < 32'(SLOTS); s++) sl_pend_q[s] <= '0;
     end else begin
-      fault_o <= unit_fault;
-      if (unit_fault) faulted_q <= 1'b1;
-      // Accept an instruction into the AGU and a slot.
       if (accept) begin
-        agu_busy_q              <= 1'b1;
-        slot_busy_q[free_slot]  <= 1'b1;
+        slot_busy_q[free_slot]   <= 1'b1;
         sl_agu_done_q[free_slot] <= 1'b0;
       end
-      if (instr_done) begin
-        agu_busy_q <= 1'b0;
-        sl_agu_done_q[a_slot_q] <= 1'b1;
-      end
-      // The second operand read of a .128 store.
-      if (accept) a_wait2_q <= in_st128;
-      if (accept2) a_wait2_q <= 1'b0;
-      // An instruction with no active lane is done at once.
-      if (agu_busy_q && !a_wait2_q && rem_q == '0 && !faulted_q) begin
-        agu_busy_q <= 1'b0;
-        sl_agu_done_q[a_slot_q] <= 1'b1;
-      end
-      // Tags.
-      if (mreq_go) begin
+      if (agu_done) sl_agu_done_q[a_slot_q] <= 1'b1;
+      if (l1_req_fire) begin
         tag_busy_q[tag_next_q] <= 1'b1;
         tag_next_q <= tag_next_q + 1'b1;
-        cnt_mreq_o <= cnt_mreq_o + 32'd1;
       end
-      if (rsp_fire) tag_busy_q[mrsp_tag_i] <= 1'b0;
-      if (unit_go && !need_mem) cnt_smem_o <= cnt_smem_o + 32'd1;
-      // Slot pending counts.
+      if (rsp_valid) tag_busy_q[rsp_tag] <= 1'b0;
       for (int s = 0; s < 32'(SLOTS); s++) begin
         logic [7:0] p;
         p = sl_pend_q[s];
-        if (mreq_go && !a_st_q && a_slot_q == SL_W'(s)) p = p + 8'd1;
-        if (rsp_fire && !rsp_store && rsp_slot == SL_W'(s)) p = p - 8'd1;
+        if (l1_req_fire && !a_st_q && a_slot_q == SL_W'(s)) p = p + 8'd1;
+        if (rsp_load && rsp_slot == SL_W'(s)) p = p - 8'd1;
         sl_pend_q[s] <= p;
       end
-      // Read pipeline.
-      rdp_valid_q <= unit_go && ((a_space_q == SP_SHARED && (a_ld_q || (a_atom_q && !a_aphase_q))) ||
-                                 a_space_q == SP_PARAM);
-      // Write-back.
       if (!wb_busy_q && wb_pick) begin
         wb_busy_q <= 1'b1;
         wb_slot_q <= wb_pick_slot;
@@ -668,7 +934,7 @@ module wg_lsu #(
       if (wb_fire) begin
         if (wb_last) begin
           wb_busy_q <= 1'b0;
-          slot_busy_q[wb_slot_q] <= 1'b0;
+          slot_busy_q[wb_slot_q]   <= 1'b0;
           sl_agu_done_q[wb_slot_q] <= 1'b0;
         end else begin
           wb_beat_q <= wb_beat_q + 2'd1;
@@ -678,28 +944,10 @@ module wg_lsu #(
   end
 
   always_ff @(posedge clk_i) begin
+    if (l1_req_fire) begin
+      tt_q[tag_next_q] <= {a_slot_q, k_tx_q[1:0], a_st_q, l1_cache, (a_space_q == SP_LOCAL), a_warp_q, tx_lanes};
+    end
     if (accept) begin
-      au_q       <= in_u;
-      a_warp_q   <= in_w;
-      a_active_q <= in_active_i[arb_idx*32 +: 32];
-      a_exec_q   <= in_exec_i[arb_idx*32 +: 32];
-      rem_q      <= in_exec_i[arb_idx*32 +: 32];
-      a_seq_q    <= in_seq_i[arb_idx*16 +: 16];
-      a_ra_q     <= in_rows_i[arb_idx*3072 +: 1024];
-      a_rb_q     <= in_rows_i[arb_idx*3072 + 1024 +: 1024];
-      a_rc_q     <= in_rows_i[arb_idx*3072 + 2048 +: 1024];
-      a_slot_q   <= free_slot;
-      a_cl_q     <= arb_idx;
-      a_space_q  <= space_of(in_u.op);
-      a_ld_q     <= (in_u.op >= wg_isa_pkg::OP_LDG && in_u.op <= wg_isa_pkg::OP_LDC);
-      a_st_q     <= (in_u.op >= wg_isa_pkg::OP_STG && in_u.op <= wg_isa_pkg::OP_STL);
-      a_atom_q   <= (in_u.op >= wg_isa_pkg::OP_ATOMG && in_u.op <= wg_isa_pkg::OP_ATOMSX);
-      a_bcast_q  <= (in_u.op == wg_isa_pkg::OP_LDC || in_u.op == wg_isa_pkg::OP_LDS) && in_u.ra == RZ;
-      a_bytes_q  <= (in_u.op >= wg_isa_pkg::OP_ATOMG) ? 5'd4 : wg_isa_pkg::width_bytes(in_u.mod);
-      a_word_q   <= '0;
-      a_aphase_q <= 1'b0;
-      a_sbase_q  <= 32'(in_cta) * ((smem_cta_i + 32'd15) & ~32'd15);
-      a_gtid0_q  <= cta_linear_i[in_cta*32 +: 32] * threads_i + 32'(warp_wic_i[in_w*5 +: 5]) * 32'd32;
       sl_warp_q[free_slot]   <= in_w;
       sl_active_q[free_slot] <= in_active_i[arb_idx*32 +: 32];
       sl_exec_q[free_slot]   <= in_exec_i[arb_idx*32 +: 32];
@@ -708,69 +956,93 @@ module wg_lsu #(
       sl_rd_q[free_slot]     <= in_u.rd;
       sl_nwr_q[free_slot]    <= in_u.nwr;
       sl_mod_q[free_slot]    <= (in_u.op >= wg_isa_pkg::OP_ATOMG) ? wg_isa_pkg::W_32 : in_u.mod;
-    end else if (unit_go) begin
-      // Advance (lane, word).
-      if (a_space_q == SP_SHARED && a_atom_q) begin
-        a_aphase_q <= !a_aphase_q;
-        if (a_aphase_q) rem_q <= rem_q & ~lane_bit;
-      end else if (lane_done) begin
-        a_word_q <= '0;
-        rem_q    <= a_bcast_q ? '0 : (rem_q & ~lane_bit);
-      end else begin
-        a_word_q <= a_word_q + 2'd1;
-      end
+      sl_local_q[free_slot]  <= (space_of(in_u.op) == SP_LOCAL);
     end
-    if (accept2) begin
-      a_rd_q <= in_rows_i[a_cl_q*3072 + 1024 +: 1024];
-      a_re_q <= in_rows_i[a_cl_q*3072 + 2048 +: 1024];
-    end
-    // Read pipeline stage.
-    rdp_shared_q <= (a_space_q == SP_SHARED);
-    rdp_bcast_q  <= a_bcast_q;
-    rdp_atom_q   <= a_atom_q;
-    rdp_slot_q   <= a_slot_q;
-    rdp_lane_q   <= lane;
-    rdp_word_q   <= a_word_q;
-    rdp_off_q    <= (a_space_q == SP_SHARED) ? s_byte[3:0] : {2'b00, waddr[1:0]};
-    rdp_mod_q    <= au.mod;
-    // Result rows: the read pipeline and a memory response.
-    if (rdp_valid_q) begin
-      for (int l = 0; l < 32; l++) begin
-        if (rdp_bcast_q ? sl_exec_q[rdp_slot_q][l] : (5'(l) == rdp_lane_q)) begin
-          if (rdp_shared_q) begin
-            // One row holds the thread's whole access.
-            res_q[32'(rdp_slot_q)*4][l*32 +: 32]     <= rdp_atom_q ? rdp_raw[31:0] : ext(rdp_raw[31:0], rdp_mod_q);
-            res_q[32'(rdp_slot_q)*4 + 1][l*32 +: 32] <= rdp_raw[63:32];
-            res_q[32'(rdp_slot_q)*4 + 2][l*32 +: 32] <= rdp_raw[95:64];
-            res_q[32'(rdp_slot_q)*4 + 3][l*32 +: 32] <= rdp_raw[127:96];
-          end else begin
-            res_q[32'(rdp_slot_q)*4 + 32'(rdp_word_q)][l*32 +: 32] <= rdp_val;
-          end
-        end
-      end
-    end
-    if (rsp_fire && !rsp_store) begin
-      if (rsp_word != 2'd0) begin
-        res_q[32'(rsp_slot)*4 + 32'(rsp_word)][rsp_lane*32 +: 32] <= rsp_blk[31:0];
-      end else if (rsp_single) begin
-        res_q[32'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
-      end else begin
-        res_q[32'(rsp_slot)*4][rsp_lane*32 +: 32] <= ext(rsp_blk[31:0], sl_mod_q[rsp_slot]);
-        res_q[32'(rsp_slot)*4 + 1][rsp_lane*32 +: 32] <= rsp_blk[63:32];
-        res_q[32'(rsp_slot)*4 + 2][rsp_lane*32 +: 32] <= rsp_blk[95:64];
-        res_q[32'(rsp_slot)*4 + 3][rsp_lane*32 +: 32] <= rsp_blk[127:96];
-      end
-    end
-    fault_code_o <= fcode;
-    fault_warp_o <= a_warp_q;
-    fault_pc_o   <= au.pc;
-    fault_lane_o <= lane;
-    fault_addr_o <= addr;
   end
 
-  assign idle_o = !agu_busy_q && slot_busy_q == '0 && tag_busy_q == '0 && !mreq_valid_o;
+  // ---------------------------------------------------------------------------
+  // Counters (docs/memory-pipeline.md section 2).
+  // ---------------------------------------------------------------------------
+  logic [31:0] cnt_q [NCNT];
+  logic        req_new;        // a coalescer access starts (a request)
+  logic        tx_fire;
+  assign req_new = co_in_valid && co_in_ready;
+  assign tx_fire = l1_req_fire;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < 32'(NCNT); i++) cnt_q[i] <= '0;
+    end else begin
+      if (req_new) begin
+        if (a_space_q == SP_LOCAL) begin
+          if (a_st_q) cnt_q[wg_sm_pkg::MC_LOCAL_ST_REQ] <= cnt_q[wg_sm_pkg::MC_LOCAL_ST_REQ] + 32'd1;
+          else        cnt_q[wg_sm_pkg::MC_LOCAL_LD_REQ] <= cnt_q[wg_sm_pkg::MC_LOCAL_LD_REQ] + 32'd1;
+        end else if (a_atom_q) cnt_q[wg_sm_pkg::MC_ATOM_COUNT] <= cnt_q[wg_sm_pkg::MC_ATOM_COUNT] + 32'd1;
+        else if (a_st_q) cnt_q[wg_sm_pkg::MC_GST_REQ] <= cnt_q[wg_sm_pkg::MC_GST_REQ] + 32'd1;
+        else cnt_q[wg_sm_pkg::MC_GLD_REQ] <= cnt_q[wg_sm_pkg::MC_GLD_REQ] + 32'd1;
+      end
+      if (tx_fire) begin
+        if (a_space_q == SP_LOCAL) begin
+          if (a_st_q) cnt_q[wg_sm_pkg::MC_LOCAL_ST_TX] <= cnt_q[wg_sm_pkg::MC_LOCAL_ST_TX] + 32'd1;
+          else        cnt_q[wg_sm_pkg::MC_LOCAL_LD_TX] <= cnt_q[wg_sm_pkg::MC_LOCAL_LD_TX] + 32'd1;
+        end else if (a_atom_q) cnt_q[wg_sm_pkg::MC_ATOM_TX] <= cnt_q[wg_sm_pkg::MC_ATOM_TX] + 32'd1;
+        else if (a_st_q) cnt_q[wg_sm_pkg::MC_GST_TX] <= cnt_q[wg_sm_pkg::MC_GST_TX] + 32'd1;
+        else cnt_q[wg_sm_pkg::MC_GLD_TX] <= cnt_q[wg_sm_pkg::MC_GLD_TX] + 32'd1;
+      end
+      if (sm_out_valid) begin
+        if (a_atom_q) begin
+          cnt_q[wg_sm_pkg::MC_SHARED_ATOM_TX] <= cnt_q[wg_sm_pkg::MC_SHARED_ATOM_TX] + 32'(sm_passes);
+        end else if (a_st_q) begin
+          cnt_q[wg_sm_pkg::MC_SHARED_ST_REQ] <= cnt_q[wg_sm_pkg::MC_SHARED_ST_REQ] + 32'd1;
+          cnt_q[wg_sm_pkg::MC_SHARED_ST_TX]  <= cnt_q[wg_sm_pkg::MC_SHARED_ST_TX] + 32'(sm_passes);
+        end else begin
+          cnt_q[wg_sm_pkg::MC_SHARED_LD_REQ] <= cnt_q[wg_sm_pkg::MC_SHARED_LD_REQ] + 32'd1;
+          cnt_q[wg_sm_pkg::MC_SHARED_LD_TX]  <= cnt_q[wg_sm_pkg::MC_SHARED_LD_TX] + 32'(sm_passes);
+        end
+      end
+      if (a_q == A_CHECK && !f_any && a_exec_q != '0 && a_space_q == SP_PARAM)
+        cnt_q[wg_sm_pkg::MC_LDC_REQ] <= cnt_q[wg_sm_pkg::MC_LDC_REQ] + 32'd1;
+      // L1 look-ups, counted as they are answered.
+      if (rsp_valid && rsp_cached) begin
+        if (!rsp_local) begin
+          if (rsp_hit) cnt_q[wg_sm_pkg::MC_L1_GLD_HIT]  <= cnt_q[wg_sm_pkg::MC_L1_GLD_HIT] + 32'd1;
+          else         cnt_q[wg_sm_pkg::MC_L1_GLD_MISS] <= cnt_q[wg_sm_pkg::MC_L1_GLD_MISS] + 32'd1;
+        end else if (rsp_store) begin
+          if (rsp_hit) cnt_q[wg_sm_pkg::MC_L1_LST_HIT]  <= cnt_q[wg_sm_pkg::MC_L1_LST_HIT] + 32'd1;
+          else         cnt_q[wg_sm_pkg::MC_L1_LST_MISS] <= cnt_q[wg_sm_pkg::MC_L1_LST_MISS] + 32'd1;
+        end else begin
+          if (rsp_hit) cnt_q[wg_sm_pkg::MC_L1_LLD_HIT]  <= cnt_q[wg_sm_pkg::MC_L1_LLD_HIT] + 32'd1;
+          else         cnt_q[wg_sm_pkg::MC_L1_LLD_MISS] <= cnt_q[wg_sm_pkg::MC_L1_LLD_MISS] + 32'd1;
+        end
+      end
+      if (l1_wb_p)    cnt_q[wg_sm_pkg::MC_L1_WB]    <= cnt_q[wg_sm_pkg::MC_L1_WB] + 32'd1;
+      if (l1_merge_p) cnt_q[wg_sm_pkg::MC_L1_MERGE] <= cnt_q[wg_sm_pkg::MC_L1_MERGE] + 32'd1;
+      if (mreq_valid_o && mreq_ready_i) begin
+        cnt_q[wg_sm_pkg::MC_MEM_REQ] <= cnt_q[wg_sm_pkg::MC_MEM_REQ] + 32'd1;
+        if (mreq_cmd_o == 2'd0)
+          cnt_q[wg_sm_pkg::MC_MEM_RD_BYTES] <= cnt_q[wg_sm_pkg::MC_MEM_RD_BYTES] + (32'd1 << mreq_size_o);
+        else if (mreq_cmd_o == 2'd1)
+          cnt_q[wg_sm_pkg::MC_MEM_WR_BYTES] <= cnt_q[wg_sm_pkg::MC_MEM_WR_BYTES] + 32'($countones(mreq_wmask_o));
+      end
+    end
+  end
+  always_comb begin
+    for (int i = 0; i < 32'(NCNT); i++) cnt_mem_o[i*32 +: 32] = cnt_q[i];
+  end
+
+  assign idle_o = (a_q == A_IDLE) && slot_busy_q == '0 && tag_busy_q == '0 && !l1_busy;
 
   logic unused_ok;
-  assign unused_ok = ^{a_active_q, a_seq_q, a_exec_q, au};
+  assign unused_ok = ^{au, l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      if (rsp_valid) assert (tag_busy_q[rsp_tag]) else $error("wg_lsu: response to a free tag");
+      if (rsp_load) assert (sl_pend_q[rsp_slot] != '0) else $error("wg_lsu: response to a slot with none pending");
+      if (accept) assert (a_q == A_IDLE) else $error("wg_lsu: accept while the AGU is busy");
+    end
+  end
+`endif
 
 endmodule

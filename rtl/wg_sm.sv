@@ -17,7 +17,9 @@ module wg_sm #(
   parameter int unsigned NUM_REGS    = 32768,
   parameter int unsigned RF_BANKS    = 16,
   parameter int unsigned NUM_CTAS    = 8,
-  parameter int unsigned SMEM_BYTES  = 49152,
+  parameter int unsigned DMEM_BYTES  = 65536,   // shared memory + L1 (split at set-up)
+  parameter int unsigned L1_SETS     = 64,
+  parameter int unsigned L1_MSHRS    = 8,
   parameter int unsigned IMEM_DEPTH  = 4096,
   parameter int unsigned CMEM_BYTES  = 4096,
   parameter int unsigned STACK_DEPTH = 64,
@@ -68,6 +70,7 @@ module wg_sm #(
   output logic [31:0]                        mreq_atom_b_o,
   output logic [31:0]                        mreq_atom_c_o,
   output logic                               mreq_local_o,
+  output logic                               mreq_wb_o,
   output logic [5:0]                         mreq_warp_o,
   output logic [17:0]                        mreq_pc_o,
   output logic [4:0]                         mreq_lane_o,
@@ -115,8 +118,7 @@ module wg_sm #(
   output logic [31:0]                        cnt_stall_busy_o,
   output logic [31:0]                        cnt_bank_conf_o,
   output logic [31:0]                        cnt_wr_conf_o,
-  output logic [31:0]                        cnt_mreq_o,
-  output logic [31:0]                        cnt_smem_o
+  output logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] cnt_mem_o
 );
   /*verilator no_inline_module*/
 
@@ -127,7 +129,8 @@ module wg_sm #(
   localparam int unsigned RF_REGS = NUM_REGS / NUM_SIMD;
   localparam int unsigned RF_ROWS = RF_REGS / 32;
   localparam int unsigned WROW_W = (RF_ROWS > 1) ? $clog2(RF_ROWS) : 1;
-  localparam int unsigned SW_W   = $clog2(SMEM_BYTES / 16);
+  localparam int unsigned SW_W   = $clog2(DMEM_BYTES / 128);
+  localparam int unsigned L1_WAYS = DMEM_BYTES * 3 / 4 / 128 / L1_SETS;
   localparam int unsigned TID_W  = wg_sm_pkg::TID_W;
 
   // ---------------------------------------------------------------------------
@@ -139,7 +142,7 @@ module wg_sm #(
     if (!rst_ni) begin
       for (int i = 0; i < 32'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
     end else if (cfg_we_i && 32'(cfg_addr_i) < wg_sm_pkg::NUM_CFG) begin
-      cfg_q[cfg_addr_i[3:0]] <= cfg_wdata_i;
+      cfg_q[cfg_addr_i] <= cfg_wdata_i;
     end
   end
 
@@ -147,15 +150,24 @@ module wg_sm #(
   logic [5:0]  regs;
   logic [47:0] ntid, nctaid;
   logic        sched_gto, halt_cfg, count_idle;
-  assign start_pc   = cfg_q[4'(wg_sm_pkg::CFG_START_PC)][17:0];
-  assign regs       = cfg_q[4'(wg_sm_pkg::CFG_REGS)][5:0];
-  assign ntid       = {cfg_q[4'(wg_sm_pkg::CFG_NTID_Z)][15:0], cfg_q[4'(wg_sm_pkg::CFG_NTID_Y)][15:0],
-                       cfg_q[4'(wg_sm_pkg::CFG_NTID_X)][15:0]};
-  assign nctaid     = {cfg_q[4'(wg_sm_pkg::CFG_NCTAID_Z)][15:0], cfg_q[4'(wg_sm_pkg::CFG_NCTAID_Y)][15:0],
-                       cfg_q[4'(wg_sm_pkg::CFG_NCTAID_X)][15:0]};
-  assign sched_gto  = cfg_q[4'(wg_sm_pkg::CFG_SCHED)][0];
-  assign halt_cfg   = cfg_q[4'(wg_sm_pkg::CFG_CTRL)][0];
-  assign count_idle = cfg_q[4'(wg_sm_pkg::CFG_CTRL)][1];
+  assign start_pc   = cfg_q[5'(wg_sm_pkg::CFG_START_PC)][17:0];
+  assign regs       = cfg_q[5'(wg_sm_pkg::CFG_REGS)][5:0];
+  assign ntid       = {cfg_q[5'(wg_sm_pkg::CFG_NTID_Z)][15:0], cfg_q[5'(wg_sm_pkg::CFG_NTID_Y)][15:0],
+                       cfg_q[5'(wg_sm_pkg::CFG_NTID_X)][15:0]};
+  assign nctaid     = {cfg_q[5'(wg_sm_pkg::CFG_NCTAID_Z)][15:0], cfg_q[5'(wg_sm_pkg::CFG_NCTAID_Y)][15:0],
+                       cfg_q[5'(wg_sm_pkg::CFG_NCTAID_X)][15:0]};
+  assign sched_gto  = cfg_q[5'(wg_sm_pkg::CFG_SCHED)][0];
+  assign halt_cfg   = cfg_q[5'(wg_sm_pkg::CFG_CTRL)][0];
+  assign count_idle = cfg_q[5'(wg_sm_pkg::CFG_CTRL)][1];
+
+  // L1_CTRL: mode and split; a write with bit 2 set flushes the L1.
+  logic l1_fermi, l1_split, l1_flush_q;
+  assign l1_fermi = cfg_q[5'(wg_sm_pkg::CFG_L1_CTRL)][0];
+  assign l1_split = cfg_q[5'(wg_sm_pkg::CFG_L1_CTRL)][1];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) l1_flush_q <= 1'b0;
+    else l1_flush_q <= cfg_we_i && cfg_addr_i == wg_sm_pkg::CFG_L1_CTRL && cfg_wdata_i[2];
+  end
 
   // ---------------------------------------------------------------------------
   // Blocks.
@@ -438,7 +450,7 @@ module wg_sm #(
     .fault_warp_o (f_bar_warp)
   );
 
-  logic              tid_we, sclr_valid, resident, lsu_idle;
+  logic              tid_we, sclr_valid, sclr_ready, resident, lsu_idle;
   logic [WARP_W-1:0] tid_warp;
   logic [32*TID_W-1:0] tid_row;
   logic [SW_W-1:0]   sclr_addr;
@@ -449,13 +461,14 @@ module wg_sm #(
     .NUM_SIMD   (NUM_SIMD),
     .NUM_CTAS   (NUM_CTAS),
     .NUM_REGS   (NUM_REGS),
-    .SMEM_BYTES (SMEM_BYTES)
+    .DMEM_BYTES (DMEM_BYTES)
   ) u_cta (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .regs_i         (regs),
-    .smem_cta_i     (cfg_q[4'(wg_sm_pkg::CFG_SMEM_CTA)]),
-    .threads_i      (cfg_q[4'(wg_sm_pkg::CFG_THREADS)]),
+    .smem_cta_i     (cfg_q[5'(wg_sm_pkg::CFG_SMEM_CTA)]),
+    .smem_cap_i     (l1_split ? 32'(DMEM_BYTES / 4) : 32'(DMEM_BYTES * 3 / 4)),
+    .threads_i      (cfg_q[5'(wg_sm_pkg::CFG_THREADS)]),
     .ntid_i         (ntid),
     .cta_valid_i    (cta_valid_i),
     .cta_ready_o    (cta_ready_o),
@@ -473,6 +486,7 @@ module wg_sm #(
     .clr_busy_i     (clr_busy),
     .sclr_valid_o   (sclr_valid),
     .sclr_addr_o    (sclr_addr),
+    .sclr_ready_i   (sclr_ready),
     .tid_we_o       (tid_we),
     .tid_warp_o     (tid_warp),
     .tid_row_o      (tid_row),
@@ -525,7 +539,10 @@ module wg_sm #(
     .NUM_WARPS  (NUM_WARPS),
     .NUM_SIMD   (NUM_SIMD),
     .NUM_CTAS   (NUM_CTAS),
-    .SMEM_BYTES (SMEM_BYTES),
+    .DMEM_BYTES (DMEM_BYTES),
+    .L1_SETS    (L1_SETS),
+    .L1_WAYS    (L1_WAYS),
+    .L1_MSHRS   (L1_MSHRS),
     .CMEM_BYTES (CMEM_BYTES),
     .MEM_BYTES  (MEM_BYTES),
     .MEM_TAG_W  (MEM_TAG_W),
@@ -542,12 +559,15 @@ module wg_sm #(
     .in_exec_i       (lsu_exec),
     .in_seq_i        (lsu_seq),
     .in_rows_i       (lsu_rows),
-    .smem_cta_i      (cfg_q[4'(wg_sm_pkg::CFG_SMEM_CTA)]),
-    .local_bytes_i   (cfg_q[4'(wg_sm_pkg::CFG_LOCAL_BYTES)]),
-    .local_base_i    (cfg_q[4'(wg_sm_pkg::CFG_LOCAL_BASE)]),
-    .param_bytes_i   (cfg_q[4'(wg_sm_pkg::CFG_PARAM_BYTES)]),
-    .threads_i       (cfg_q[4'(wg_sm_pkg::CFG_THREADS)]),
-    .total_threads_i (cfg_q[4'(wg_sm_pkg::CFG_TOTAL_THREADS)]),
+    .smem_cta_i      (cfg_q[5'(wg_sm_pkg::CFG_SMEM_CTA)]),
+    .local_bytes_i   (cfg_q[5'(wg_sm_pkg::CFG_LOCAL_BYTES)]),
+    .local_base_i    (cfg_q[5'(wg_sm_pkg::CFG_LOCAL_BASE)]),
+    .param_bytes_i   (cfg_q[5'(wg_sm_pkg::CFG_PARAM_BYTES)]),
+    .threads_i       (cfg_q[5'(wg_sm_pkg::CFG_THREADS)]),
+    .total_threads_i (cfg_q[5'(wg_sm_pkg::CFG_TOTAL_THREADS)]),
+    .l1_fermi_i      (l1_fermi),
+    .l1_split_i      (l1_split),
+    .l1_flush_i      (l1_flush_q),
     .warp_cta_i      (warp_cta),
     .warp_wic_i      (warp_wic),
     .cta_linear_i    (cta_linear),
@@ -555,7 +575,8 @@ module wg_sm #(
     .cmem_addr_i     (cmem_addr_i),
     .cmem_wdata_i    (cmem_wdata_i),
     .sclr_valid_i    (sclr_valid),
-    .sclr_addr_i     (sclr_addr),
+    .sclr_row_i      (sclr_addr),
+    .sclr_ready_o    (sclr_ready),
     .mreq_valid_o    (mreq_valid_o),
     .mreq_ready_i    (mreq_ready_i),
     .mreq_tag_o      (mreq_tag_o),
@@ -568,6 +589,7 @@ module wg_sm #(
     .mreq_atom_b_o   (mreq_atom_b_o),
     .mreq_atom_c_o   (mreq_atom_c_o),
     .mreq_local_o    (mreq_local_o),
+    .mreq_wb_o       (mreq_wb_o),
     .mreq_warp_o     (mreq_warp_o),
     .mreq_pc_o       (mreq_pc_o),
     .mreq_lane_o     (mreq_lane_o),
@@ -593,8 +615,7 @@ module wg_sm #(
     .fault_pc_o      (f_lsu_pc),
     .fault_lane_o    (f_lsu_lane),
     .fault_addr_o    (f_lsu_addr),
-    .cnt_mreq_o      (cnt_mreq_o),
-    .cnt_smem_o      (cnt_smem_o)
+    .cnt_mem_o       (cnt_mem_o)
   );
 
   // ---------------------------------------------------------------------------
@@ -749,6 +770,6 @@ module wg_sm #(
   assign busy_o = resident || !lsu_idle;
 
   logic unused_ok;
-  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[4'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[4'(wg_sm_pkg::CFG_CTRL)][31:2]};
+  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2]};
 
 endmodule

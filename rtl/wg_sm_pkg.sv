@@ -47,7 +47,38 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_SCHED         = 5'd13;
   localparam logic [4:0] CFG_TOTAL_THREADS = 5'd14;
   localparam logic [4:0] CFG_CTRL          = 5'd15;
-  localparam int unsigned NUM_CFG = 16;
+  localparam logic [4:0] CFG_L1_CTRL       = 5'd16;  // bit 0 Fermi mode, 1 48 KB L1, 2 flush
+  localparam int unsigned NUM_CFG = 17;
+
+  // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
+  localparam int unsigned MC_GLD_REQ        = 0;
+  localparam int unsigned MC_GLD_TX         = 1;
+  localparam int unsigned MC_GST_REQ        = 2;
+  localparam int unsigned MC_GST_TX         = 3;
+  localparam int unsigned MC_LOCAL_LD_REQ   = 4;
+  localparam int unsigned MC_LOCAL_LD_TX    = 5;
+  localparam int unsigned MC_LOCAL_ST_REQ   = 6;
+  localparam int unsigned MC_LOCAL_ST_TX    = 7;
+  localparam int unsigned MC_SHARED_LD_REQ  = 8;
+  localparam int unsigned MC_SHARED_LD_TX   = 9;
+  localparam int unsigned MC_SHARED_ST_REQ  = 10;
+  localparam int unsigned MC_SHARED_ST_TX   = 11;
+  localparam int unsigned MC_SHARED_ATOM_TX = 12;
+  localparam int unsigned MC_ATOM_COUNT     = 13;
+  localparam int unsigned MC_ATOM_TX        = 14;
+  localparam int unsigned MC_L1_GLD_HIT     = 15;
+  localparam int unsigned MC_L1_GLD_MISS    = 16;
+  localparam int unsigned MC_L1_LLD_HIT     = 17;
+  localparam int unsigned MC_L1_LLD_MISS    = 18;
+  localparam int unsigned MC_L1_LST_HIT     = 19;
+  localparam int unsigned MC_L1_LST_MISS    = 20;
+  localparam int unsigned MC_L1_WB          = 21;
+  localparam int unsigned MC_L1_MERGE       = 22;
+  localparam int unsigned MC_LDC_REQ        = 23;
+  localparam int unsigned MC_MEM_REQ        = 24;
+  localparam int unsigned MC_MEM_RD_BYTES   = 25;
+  localparam int unsigned MC_MEM_WR_BYTES   = 26;
+  localparam int unsigned NUM_MEMCNT        = 27;
 
   // Per-lane thread index as stored at launch: {z[5:0], y[9:0], x[9:0]}.
   localparam int unsigned TID_W = 26;

@@ -24,7 +24,7 @@ for name, t in rows:
     cyc = t.get("cycles", 0)
     print("%-10s %8d %7d %12d %13d %6.1f %9d %8d %9d %8d %10s %6s" % (
         name, t["kernels"], t["ctas"], t["inst_executed"], t["thread_inst_executed"],
-        100 * t["warp_execution_efficiency"], t["branch"], t["divergent_branch"], t["barrier"], t["atom_count"],
+        100 * t["warp_execution_efficiency"], t["branch"], t["divergent_branch"], t["barrier"], t.get("atom_ops", 0),
         cyc if cyc else "-", "%.3f" % (t["inst_executed"] / cyc) if cyc else "-"))
 PY
 echo "statistics (JSON, per launch) in $out/"

@@ -61,7 +61,7 @@ $(SM_DIR)/test_sm: tests/rtl/test_sm.c $(SM_LIB) $(LIB)
 
 sm-test: $(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm
-	$(SM_DIR)/test_sm --gto --latency=100
+	$(SM_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
 
 bench-sim: $(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm --bench=$(or $(BENCH_N),64)
@@ -76,8 +76,8 @@ sm-lint:
 		|| exit 1; done; echo "sm-lint: clean"
 
 SM_SYNTH_PARAMS := -set NUM_WARPS 4 -set SIMD_WIDTH 4 -set NUM_SIMD 2 -set NUM_REGS 1024 -set RF_BANKS 4 \
-                   -set NUM_CTAS 2 -set SMEM_BYTES 1024 -set IMEM_DEPTH 256 -set CMEM_BYTES 256 \
-                   -set STACK_DEPTH 16 -set HAS_FP 0 -set RETIRE_EN 0 -set MEM_TAG_W 4
+                   -set NUM_CTAS 2 -set DMEM_BYTES 2048 -set L1_SETS 2 -set L1_MSHRS 2 -set IMEM_DEPTH 256 -set CMEM_BYTES 256 \
+                   -set STACK_DEPTH 16 -set HAS_FP 0 -set RETIRE_EN 0 -set MEM_TAG_W 8
 sm-synth:
 	@mkdir -p $(SM_DIR)/synth
 	$(YOSYS) -q -l $(SM_DIR)/synth/ice40.log -p 'read_verilog -sv $(SM_RTL); \

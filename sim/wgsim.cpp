@@ -162,6 +162,7 @@ static int cycle(wgsim *s)
 		r.size = t->mreq_size_o;
 		r.atom_op = t->mreq_atom_op_o;
 		r.local = t->mreq_local_o;
+		r.wb = t->mreq_wb_o;
 		r.addr = t->mreq_addr_o;
 		r.atom_b = t->mreq_atom_b_o;
 		r.atom_c = t->mreq_atom_c_o;
@@ -310,7 +311,7 @@ void wgsim_reset(struct wgsim *s)
 
 int wgsim_cfg_write(struct wgsim *s, uint32_t addr, uint32_t value)
 {
-	if (!s || addr >= 16)
+	if (!s || addr >= 32) // cfg_addr_i is 5 bits (L1_CTRL is 16)
 		return kEinval;
 	s->cfg.push_back({addr, value});
 	return 0;
@@ -436,8 +437,20 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 		"class_ldst_global",  "class_ldst_shared", "class_ldst_local", "class_ldst_param",
 		"class_atomic",       "class_branch",      "class_barrier",    "class_control"
 	};
+	// cnt_mem_o, counter i in bits [32*i +: 32] (docs/memory-pipeline.md section 2, same order)
+	static const char *const mem_names[27] = {
+		"gld_requests",         "gld_transactions",         "gst_requests",
+		"gst_transactions",     "local_load_requests",      "local_load_transactions",
+		"local_store_requests", "local_store_transactions", "shared_load_requests",
+		"shared_load_transactions", "shared_store_requests", "shared_store_transactions",
+		"shared_atom_transactions", "atom_count",           "atomic_transactions",
+		"l1_global_load_hit",   "l1_global_load_miss",      "l1_local_load_hit",
+		"l1_local_load_miss",   "l1_local_store_hit",       "l1_local_store_miss",
+		"l1_writebacks",        "l1_mshr_merges",           "ldc_requests",
+		"mem_requests",         "mem_read_bytes",           "mem_write_bytes"
+	};
 	const Vwg_sm *t = s->top;
-	wgsim_counter all[32];
+	wgsim_counter all[64];
 	int n = 0;
 	all[n++] = { "cycles", t->cnt_cycles_o };
 	all[n++] = { "active_cycles", t->cnt_active_o };
@@ -450,8 +463,8 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 	all[n++] = { "stall_pipeline_busy", t->cnt_stall_busy_o };
 	all[n++] = { "rf_bank_conflicts", t->cnt_bank_conf_o };
 	all[n++] = { "rf_write_port_waits", t->cnt_wr_conf_o };
-	all[n++] = { "mem_requests", t->cnt_mreq_o };
-	all[n++] = { "shared_param_accesses", t->cnt_smem_o };
+	for (int i = 0; i < 27; i++)
+		all[n++] = { mem_names[i], (uint64_t)t->cnt_mem_o.data()[i] };
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = all[i];
 	return n;

@@ -24,7 +24,7 @@ struct wgsim;
 /* Build-time parameters of the Verilated model (read back from it). */
 struct wgsim_info {
 	uint32_t num_warps, simd_width, num_simd, num_regs, num_ctas;
-	uint32_t smem_bytes, imem_depth, cmem_bytes, stack_depth, has_fp;
+	uint32_t smem_bytes, imem_depth, cmem_bytes, stack_depth, has_fp; /* smem_bytes: L1_CTRL split 0 (48 KB) */
 	uint32_t mem_tag_bits;
 };
 
@@ -57,6 +57,7 @@ struct wgsim_mreq {
 	uint8_t size;   /* log2 bytes */
 	uint8_t atom_op;
 	uint8_t local;
+	uint8_t wb;     /* write-back of a dirty L1 line (mreq_wb_o): debug fields 0 */
 	uint32_t addr;
 	uint32_t atom_b, atom_c;
 	uint32_t warp, pc, lane;
@@ -87,7 +88,11 @@ int wgsim_step(struct wgsim *s, uint64_t n);
 uint64_t wgsim_cycle(const struct wgsim *s);
 int wgsim_busy(const struct wgsim *s); /* a CTA resident or a request outstanding */
 
-/* Counters of the SM (docs/sm-pipeline.md); names and values, NULL-terminated list. */
+/*
+ * Counters of the SM (docs/sm-pipeline.md), then the memory-pipeline
+ * counters of cnt_mem_o under the names of docs/memory-pipeline.md
+ * section 2; names and values.
+ */
 struct wgsim_counter {
 	const char *name;
 	uint64_t value;

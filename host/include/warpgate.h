@@ -68,11 +68,23 @@ const char *wg_strerror(int err);
 const char *wg_last_error(struct wg_device *dev);          /* detail of the last failure, "" if none */
 int wg_set_retire_log(struct wg_device *dev, const char *path); /* NULL closes; docs/retire-log.md */
 int wg_stats_reset(struct wg_device *dev);
+/*
+ * One integer counter of the device's statistics totals (every launch since
+ * wg_open or wg_stats_reset) by its name in wg_stats_json's "totals" object:
+ * a top-level counter ("inst_executed", "ctas", "atom_ops", "cycles", ...),
+ * a memory-pipeline counter of the "memory" object ("gld_requests",
+ * "gld_transactions", "shared_load_transactions", "atom_count", ...;
+ * docs/memory-pipeline.md section 2) or a derived replay count
+ * ("gld_replays", "gst_replays", "local_replays", "shared_replays").
+ * WG_ENOENT for an unknown name (the hit rates are fractions: JSON only).
+ */
+int wg_stats_counter(struct wg_device *dev, const char *name, uint64_t *value);
 const char *wg_target_name(struct wg_device *dev);
 /*
  * Target options, set after wg_open and before the launches they concern.
  * Every target takes "retire_log" (a path, as wg_set_retire_log); others are
- * target-specific (the sim target: "trace_fst", "lockstep", "mem_latency").
+ * target-specific (the sim target: "trace_fst", "lockstep", "mem_latency",
+ * "watchdog", "sched", "l1_mode", "l1_split"; docs/cosim.md).
  * WG_ENOTSUP for an option the target does not know.
  */
 int wg_set_option(struct wg_device *dev, const char *key, const char *value);

@@ -518,6 +518,18 @@ int wg_stats_reset(struct wg_device *dev)
 	return 0;
 }
 
+int wg_stats_counter(struct wg_device *dev, const char *name, uint64_t *value)
+{
+	int rc;
+
+	if (!dev || !name || !value)
+		return WG_EINVAL;
+	rc = wg_stats_value(&dev->totals, name, value);
+	if (rc)
+		return fail(dev, rc, "wg_stats_counter: no counter '%s'", name);
+	return 0;
+}
+
 static void dim3_json(struct wg_json *j, const char *key, wg_dim3 d)
 {
 	wg_json_begin_array(j, key);

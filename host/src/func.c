@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "isa.h"
+#include "memrules.h"
 #include "warpgate.h"
 
 #define LANES 32
@@ -54,6 +55,9 @@ enum kind {
 
 enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM };
 
+/* What a memory instruction counts (docs/memory-pipeline.md sections 1 and 2). */
+enum mkind { MK_NONE, MK_GLD, MK_GLDCG, MK_GST, MK_GATOM, MK_LLD, MK_LST, MK_SLD, MK_SST, MK_SATOM, MK_LDC };
+
 static const char *const space_names[] = { "global", "shared", "local", "param" };
 
 /* Atomic operations: ATOMG/ATOMS mods 0..7, then ATOMGX/ATOMSX mods 0..4 at 8.. */
@@ -80,11 +84,25 @@ struct dinsn {
 	uint8_t dst;    /* retire log: enum wg_retire_dst */
 	uint8_t dreg;   /* retire log: register or predicate number */
 	uint8_t skip;   /* retire log: target-dependent values */
+	uint8_t mk;     /* memory counters: enum mkind */
 	uint32_t gxor;  /* guard: FULL_MASK when negated */
 	uint32_t xa, xc; /* predicate operand negations (PLOP, SEL) */
 	uint32_t imm;   /* memory offset, branch target, barrier id, special register */
 	uint32_t reconv;
+	uint32_t mci;   /* memory counters: 1 + index of the instruction's struct mcache, 0 none */
 	const uint32_t *bimm; /* broadcast immediate B, NULL when B is a register */
+};
+
+/*
+ * The last access of a global or shared load or store and its transaction
+ * count (or passes): the warps of a kernel mostly repeat an access pattern at
+ * other addresses. The count is the same for the same mask and the same
+ * addresses relative to the leader's 128-byte line (global) or the leader's
+ * word (shared, in words), so key holds those (0 for inactive lanes).
+ */
+struct mcache {
+	uint32_t mask, ntx;
+	uint32_t key[LANES];
 };
 
 struct sentry {
@@ -127,6 +145,7 @@ struct run {
 	const struct wg_kernel *k;
 	struct dinsn *code;
 	uint32_t ninsns;
+	struct mcache *mcache;             /* per global/shared load and store (dinsn.mci) */
 	uint32_t (*imm)[LANES];
 	struct warp *warps;
 	uint32_t nwarps, nthreads;
@@ -141,13 +160,16 @@ struct run {
 	uint64_t cw[WG_CLASS_COUNT], ct[WG_CLASS_COUNT];
 	uint64_t branches, divergent, barriers;
 	uint64_t gld, gst, shld, shst, lld, lst, atoms;
+	uint64_t mc[WG_MEMCNT_COUNT];      /* memory-pipeline counters (enum wg_memcnt) */
+	uint8_t mcp_i[2];                  /* the memory access being executed: counters ... */
+	uint32_t mcp_v[2];                 /* ... and what it adds when it completes */
 	struct wg_retire_log *log;
 	struct wg_err *err;
 	/* Lockstep stepping (wg_func_ls_*): unused by wg_func_run. */
 	int ls_mode;                       /* enum wg_func_ls_mode */
 	const struct wg_func_ls_rec *obs;  /* observed record of the step (CHECK) */
 	struct wg_func_ls_rec *rec;        /* record of the step */
-	uint32_t local_base;               /* device address of the local region */
+	uint32_t local_base;               /* device address of the local region (wg_func_run: 0) */
 	uint32_t total_threads;            /* threads in the grid (local interleave) */
 };
 
@@ -363,15 +385,19 @@ static int decode_kind(const struct wg_insn *in, struct dinsn *d)
 		d->kind = K_LD;
 		d->space = in->op == WG_OP_LDS ? SP_SHARED : in->op == WG_OP_LDL ? SP_LOCAL :
 		           in->op == WG_OP_LDC ? SP_PARAM : SP_GLOBAL;
+		d->mk = in->op == WG_OP_LDS ? MK_SLD : in->op == WG_OP_LDL ? MK_LLD : in->op == WG_OP_LDC ? MK_LDC :
+		        in->op == WG_OP_LDGCG ? MK_GLDCG : MK_GLD;
 		return 0;
 	case WG_OP_STG: case WG_OP_STS: case WG_OP_STL:
 		d->kind = K_ST;
 		d->space = in->op == WG_OP_STS ? SP_SHARED : in->op == WG_OP_STL ? SP_LOCAL : SP_GLOBAL;
+		d->mk = in->op == WG_OP_STS ? MK_SST : in->op == WG_OP_STL ? MK_LST : MK_GST;
 		return 0;
 	case WG_OP_ATOMG: case WG_OP_ATOMGX: case WG_OP_ATOMS: case WG_OP_ATOMSX:
 		d->kind = K_ATOM;
 		d->space = (in->op == WG_OP_ATOMS || in->op == WG_OP_ATOMSX) ? SP_SHARED : SP_GLOBAL;
 		d->sub = (uint8_t)(in->mod + ((in->op == WG_OP_ATOMGX || in->op == WG_OP_ATOMSX) ? A_MINU : 0));
+		d->mk = d->space == SP_SHARED ? MK_SATOM : MK_GATOM;
 		return 0;
 	default:
 		break;
@@ -483,6 +509,18 @@ static int decode_kernel(struct run *R)
 			continue;
 		}
 		decode_one(&in, d, (wg_fmt_has_b(in.e->fmt) && in.bimm) ? &R->imm[used++] : NULL);
+	}
+	for (uint32_t pc = 0, n = 0; pc < k->ninsns; pc++) {
+		struct dinsn *d = &R->code[pc];
+
+		if (d->kind != K_ILLEGAL && (d->mk == MK_GLD || d->mk == MK_GLDCG || d->mk == MK_GST ||
+		                             d->mk == MK_SLD || d->mk == MK_SST))
+			d->mci = ++n;
+		if (pc + 1 == k->ninsns && n) {
+			R->mcache = calloc(n, sizeof(*R->mcache)); /* mask 0: empty (a counted access has a lane) */
+			if (!R->mcache)
+				return WG_ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -614,11 +652,143 @@ HOT void st32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-/* Bytes and atomic operations of a completed access. */
+/* The request counter of a global or shared load or store; its transaction counter is the next one. */
+static inline unsigned mc_req(const struct dinsn *d)
+{
+	return d->mk == MK_GST ? WG_MC_GST_REQ : d->mk == MK_SLD ? WG_MC_SHARED_LD_REQ :
+	       d->mk == MK_SST ? WG_MC_SHARED_ST_REQ : WG_MC_GLD_REQ;
+}
+
+/*
+ * The memory-pipeline counters of an access with a non-empty exec, computed
+ * from its address registers before it executes (a load may overwrite them)
+ * and added by mem_stats when it completes (a faulting access counts
+ * nothing): docs/memory-pipeline.md, requests and transactions of the
+ * coalescer, shared-memory passes. Local accesses are coalesced at their
+ * interleaved device addresses (docs/sm.md section 4) from R->local_base:
+ * wg_func_run uses 0, which gives the same counts as any 128-byte aligned
+ * base (device allocations are 256-byte aligned).
+ */
+static __attribute__((noinline)) void mem_count(struct run *R, const struct warp *w, const struct dinsn *d,
+                                                uint32_t exec)
+{
+	uint32_t addr[LANES] __attribute__((aligned(64)));
+	const uint32_t *A = w->r[d->ra];
+	unsigned lg = (unsigned)__builtin_ctz(d->bytes), req, tx;
+	uint32_t nreq = 1, ntx = 0, imm = d->imm;
+
+	switch (d->mk) {
+	case MK_GLD:
+	case MK_GLDCG:
+	case MK_GST:
+	case MK_SLD:
+	case MK_SST: {
+		int shared = d->mk == MK_SLD || d->mk == MK_SST;
+		struct mcache *c = &R->mcache[d->mci - 1];
+		unsigned sh = shared ? 2 : 0;
+		uint32_t lead = A[__builtin_ctz(exec)] + imm, base = shared ? lead >> 2 : lead & ~127u;
+
+		/* a new pattern (mem_count_cached did not find it): count it and keep it */
+		req = mc_req(d);
+		tx = req + 1;
+		for (unsigned l = 0; l < LANES; l++) {
+			addr[l] = A[l] + imm;
+			c->key[l] = (exec & lanebit[l]) ? (addr[l] >> sh) - base : 0;
+		}
+		c->mask = exec;
+		if (shared)
+			ntx = wg_smem_passes(exec, addr, d->bytes);
+		else
+			ntx = wg_coalesce(d->mk == MK_GLD ? WG_COAL_LINE : d->mk == MK_GLDCG ? WG_COAL_SEG : WG_COAL_STORE,
+			                  exec, addr, lg, NULL);
+		c->ntx = ntx;
+		break;
+	}
+	case MK_GATOM:
+		req = WG_MC_ATOM_COUNT;
+		tx = WG_MC_ATOM_TX;
+		ntx = popc32(exec); /* WG_COAL_THREAD: one per thread */
+		break;
+	case MK_SATOM:
+		req = tx = WG_MC_SHARED_ATOM_TX;
+		nreq = 0;
+		ntx = popc32(exec);
+		break;
+	case MK_LLD:
+	case MK_LST: {
+		/* 8 and 16 bytes: one request per 4-byte word index, each coalesced on its own */
+		unsigned nw = d->bytes > 4 ? d->bytes / 4u : 1u, wl = d->bytes > 4 ? 2u : lg;
+		uint32_t dev[LANES] = { 0 }, gtid0 = R->cta * R->nthreads + w->tid0;
+		int st = d->mk == MK_LST;
+
+		req = st ? WG_MC_LOCAL_ST_REQ : WG_MC_LOCAL_LD_REQ;
+		tx = st ? WG_MC_LOCAL_ST_TX : WG_MC_LOCAL_LD_TX;
+		nreq = nw;
+		for (unsigned l = 0; l < LANES; l++)
+			addr[l] = A[l] + imm;
+		for (unsigned k = 0; k < nw; k++) {
+			for (uint32_t m = exec; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctz(m);
+
+				dev[l] = wg_local_addr(R->local_base, R->total_threads, gtid0 + l, addr[l] + 4 * k);
+			}
+			ntx += wg_coalesce(st ? WG_COAL_STORE : WG_COAL_LINE, exec, dev, wl, NULL);
+		}
+		break;
+	}
+	default: /* MK_LDC */
+		req = tx = WG_MC_LDC_REQ;
+		break;
+	}
+	R->mcp_i[0] = (uint8_t)req;
+	R->mcp_v[0] = nreq;
+	R->mcp_i[1] = (uint8_t)tx;
+	R->mcp_v[1] = ntx;
+}
+
+/*
+ * mem_count for a global or shared load or store whose pattern is the one
+ * kept in its struct mcache (the same code in both interpreter builds, so
+ * the comparison is vectorised for the CPU): returns 1 when it counted.
+ */
+HOT int mem_count_cached(struct run *R, const struct warp *w, const struct dinsn *d, uint32_t exec)
+{
+	const struct mcache *c;
+	const uint32_t *A = w->r[d->ra];
+	uint32_t imm = d->imm, lead, base, diff = 0;
+	unsigned sh;
+
+	if (!d->mci)
+		return 0;
+	c = &R->mcache[d->mci - 1];
+	if (c->mask != exec)
+		return 0;
+	sh = (d->mk == MK_SLD || d->mk == MK_SST) ? 2 : 0;
+	lead = A[__builtin_ctz(exec)] + imm;
+	base = sh ? lead >> 2 : lead & ~127u;
+	if (exec == FULL_MASK) {
+		for (unsigned l = 0; l < LANES; l++)
+			diff |= (((A[l] + imm) >> sh) - base) ^ c->key[l];
+	} else {
+		for (unsigned l = 0; l < LANES; l++)
+			diff |= ((((A[l] + imm) >> sh) - base) ^ c->key[l]) & ((exec & lanebit[l]) ? FULL_MASK : 0);
+	}
+	if (diff)
+		return 0;
+	R->mcp_i[0] = (uint8_t)mc_req(d);
+	R->mcp_v[0] = 1;
+	R->mcp_i[1] = (uint8_t)(mc_req(d) + 1);
+	R->mcp_v[1] = c->ntx;
+	return 1;
+}
+
+/* Bytes, atomic operations and memory-pipeline counters (mem_count) of a completed access. */
 HOT void mem_stats(struct run *R, const struct dinsn *d, uint32_t exec)
 {
 	uint64_t n = exec == FULL_MASK ? LANES : popc32(exec);
 
+	R->mc[R->mcp_i[0]] += R->mcp_v[0];
+	R->mc[R->mcp_i[1]] += R->mcp_v[1];
 	if (d->kind == K_ATOM) {
 		R->atoms += n;
 		return;
@@ -788,6 +958,8 @@ HOT int do_mem(struct run *R, struct warp *w, const struct dinsn *d, uint32_t pc
 	uintptr_t base;
 	size_t stride;
 
+	if (!mem_count_cached(R, w, d, exec))
+		mem_count(R, w, d, exec);
 	for (unsigned l = 0; l < LANES; l++)
 		addr[l] = A[l] + d->imm;
 	if (unlikely(!mem_fast(R, w, d->space, exec, addr, d->bytes, &base, &stride)))
@@ -934,7 +1106,7 @@ static void ls_record(struct run *R, const struct warp *w, const struct dinsn *d
 		for (unsigned off = 0; off < d->bytes; off += 4) {
 			uint32_t a = addr[l] + off;
 			uint32_t gtid = R->cta * R->nthreads + w->tid0 + l;
-			uint32_t dev = R->local_base + (a / 4) * 4 * R->total_threads + 4 * gtid + a % 4;
+			uint32_t dev = wg_local_addr(R->local_base, R->total_threads, gtid, a);
 			unsigned n = d->bytes < 4 ? d->bytes : 4;
 
 			e = ls_mem_add(R, l, 1, dev, n, 1);
@@ -989,6 +1161,8 @@ static __attribute__((noinline)) int ls_mem(struct run *R, struct warp *w, const
 			ls_adopt(R, w, d, exec);
 		return 0;
 	}
+	if (!mem_count_cached(R, w, d, exec))
+		mem_count(R, w, d, exec);
 	for (uint32_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		enum mem_why why = MW_OK;
@@ -1647,7 +1821,9 @@ static void add_stats(const struct run *R, struct wg_stats *st, uint64_t ctas)
 	st->shst_bytes += R->shst;
 	st->local_ld_bytes += R->lld;
 	st->local_st_bytes += R->lst;
-	st->atom_count += R->atoms;
+	st->atom_ops += R->atoms;
+	for (unsigned i = 0; i < WG_MEMCNT_COUNT; i++)
+		st->mem[i] += R->mc[i];
 }
 
 int wg_func_run(struct wg_func *f, const struct wg_launch *l, struct wg_stats *st, struct wg_retire_log *log,
@@ -1678,6 +1854,7 @@ int wg_func_run(struct wg_func *f, const struct wg_launch *l, struct wg_stats *s
 	rc = check_fit(R);
 	if (rc)
 		goto out_free;
+	R->total_threads = (uint32_t)((uint64_t)l->grid.x * l->grid.y * l->grid.z * R->nthreads);
 	rc = decode_kernel(R);
 	if (rc) {
 		snprintf(err->msg, sizeof(err->msg), "kernel '%s': out of host memory", R->k->name);
@@ -1719,6 +1896,7 @@ int wg_func_run(struct wg_func *f, const struct wg_launch *l, struct wg_stats *s
 out_code:
 	free(R->code);
 	free(R->imm);
+	free(R->mcache);
 out_free:
 	st->host_seconds += now_seconds() - t0;
 	free(R);
@@ -1810,6 +1988,7 @@ int wg_func_ls_begin(struct wg_func *f, const struct wg_launch *l, int mode, uin
 	if (rc) {
 		free(R->code);
 		free(R->imm);
+		free(R->mcache);
 		free(s);
 		return rc;
 	}
@@ -1835,6 +2014,7 @@ void wg_func_ls_end(struct wg_func_ls *s, struct wg_stats *st)
 	free(s->ctas);
 	free(s->R.code);
 	free(s->R.imm);
+	free(s->R.mcache);
 	free(s);
 }
 

@@ -7,10 +7,14 @@
  * golden model still holds at a barrier is kept until the barrier releases
  * (the device may retire a released warp's next instruction before the
  * last arrival's BAR.SYNC). Writes and atomics are matched per warp slot:
- * the golden model's expected accesses of a retired store or atomic and
- * the device's requests may come in either order; each request is matched
- * against the oldest expectation of its slot with the same pc (and lane,
- * when one matches) covering its bytes.
+ * the golden model's expected accesses of a retired global store or atomic
+ * and the device's requests may come in either order. An atomic request
+ * matches the oldest expectation of its slot, pc and lane; each byte of a
+ * write request (a lane's access or a coalesced 32/64/128 B access) matches
+ * the expectations of its slot and pc of the oldest instruction covering
+ * it, the highest lane's data where several lanes wrote it. Local stores
+ * are not expected on the port (the device's L1 is write-back) and L1
+ * write-backs are not matched.
  */
 #include "lockstep.h"
 
@@ -19,9 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memrules.h"
 #include "warpgate.h"
 
 struct exp_op {
+	uint64_t inst;    /* the golden model's instruction (in check order) it belongs to */
 	uint32_t cta, warp, pc, lane, slot;
 	uint8_t cmd, atom_op, local;
 	uint32_t addr, size;
@@ -65,6 +71,7 @@ struct wg_lockstep {
 	struct wg_ls_req *reqs; /* requests waiting for their expectation */
 	size_t nreqs, cap_reqs;
 	uint64_t checked;
+	uint64_t ninst;   /* instructions that added expectations */
 	struct wg_func_ls_rec gold;
 	struct wg_err dummy;
 };
@@ -280,21 +287,6 @@ static uint32_t req_bytes(const struct wg_ls_req *r)
 	return 1u << r->size;
 }
 
-/* Expectation index matching request byte at address a (write), or -1. */
-static long find_write(struct wg_lockstep *ls, const struct wg_ls_req *r, uint32_t a, int same_lane)
-{
-	for (size_t i = 0; i < ls->nexp; i++) {
-		const struct exp_op *e = &ls->exp[i];
-		uint32_t off = a - e->addr;
-
-		if (e->slot != r->slot || e->cmd != 1 || e->pc != r->pc || (same_lane && e->lane != r->lane))
-			continue;
-		if (off < e->size && (e->pending >> off & 1))
-			return (long)i;
-	}
-	return -1;
-}
-
 static void drop_done(struct wg_lockstep *ls)
 {
 	size_t j = 0;
@@ -333,23 +325,41 @@ static int match_req(struct wg_lockstep *ls, const struct wg_ls_req *r, struct w
 	{
 		uint32_t block = r->addr & ~(uint32_t)(WG_LS_MEM_BYTES - 1);
 		long hit[WG_LS_MEM_BYTES];
-		int any = 0;
+		size_t *cand, ncand = 0;
+		int any = 0, rc = 1;
 
-		for (unsigned i = 0; i < WG_LS_MEM_BYTES; i++) {
+		/* expectations of the slot and pc that overlap the block */
+		cand = malloc((ls->nexp ? ls->nexp : 1) * sizeof(*cand));
+		if (!cand)
+			return WG_ENOMEM;
+		for (size_t i = 0; i < ls->nexp; i++) {
+			const struct exp_op *e = &ls->exp[i];
+
+			if (e->slot == r->slot && e->cmd == 1 && e->pc == r->pc && e->addr < block + WG_LS_MEM_BYTES &&
+			    e->addr + e->size > block)
+				cand[ncand++] = i;
+		}
+		/* per byte: the highest lane of the oldest instruction that has the byte pending */
+		for (unsigned i = 0; i < WG_LS_MEM_BYTES && rc == 1; i++) {
 			hit[i] = -1;
 			if (!r->wmask[i])
 				continue;
 			any = 1;
-			hit[i] = find_write(ls, r, block + i, 1);
+			for (size_t k = 0; k < ncand; k++) {
+				const struct exp_op *e = &ls->exp[cand[k]], *h;
+				uint32_t off = block + i - e->addr;
+
+				if (off >= e->size || !(e->pending >> off & 1))
+					continue;
+				h = hit[i] >= 0 ? &ls->exp[hit[i]] : NULL;
+				if (!h || e->inst < h->inst || (e->inst == h->inst && e->lane > h->lane))
+					hit[i] = (long)cand[k];
+			}
 			if (hit[i] < 0)
-				hit[i] = find_write(ls, r, block + i, 0);
-			if (hit[i] < 0)
-				return 0;
+				rc = 0; /* not expected yet */
 		}
-		if (!any)
-			return 1;
-		for (unsigned i = 0; i < WG_LS_MEM_BYTES; i++) {
-			struct exp_op *e;
+		for (unsigned i = 0; i < WG_LS_MEM_BYTES && rc == 1 && any; i++) {
+			const struct exp_op *e;
 			uint32_t off;
 
 			if (hit[i] < 0)
@@ -357,13 +367,29 @@ static int match_req(struct wg_lockstep *ls, const struct wg_ls_req *r, struct w
 			e = &ls->exp[hit[i]];
 			off = block + i - e->addr;
 			if (e->data[off] != r->wdata[i])
-				return lfail(ls, err, r->cycle, e->cta, (int)e->warp, e->pc, (int)e->lane,
-				             "%s store data differs at 0x%08x: expected byte %02x, actual %02x",
-				             e->local ? "local" : "global", block + i, e->data[off], r->wdata[i]);
-			e->pending &= ~(1u << off);
+				rc = lfail(ls, err, r->cycle, e->cta, (int)e->warp, e->pc, (int)e->lane,
+				           "%s store data differs at 0x%08x: expected byte %02x, actual %02x",
+				           e->local ? "local" : "global", block + i, e->data[off], r->wdata[i]);
 		}
-		drop_done(ls);
-		return 1;
+		/* every lane of that instruction that wrote the byte has been seen */
+		for (unsigned i = 0; i < WG_LS_MEM_BYTES && rc == 1 && any; i++) {
+			uint64_t inst;
+
+			if (hit[i] < 0)
+				continue;
+			inst = ls->exp[hit[i]].inst;
+			for (size_t k = 0; k < ncand; k++) {
+				struct exp_op *e = &ls->exp[cand[k]];
+				uint32_t off = block + i - e->addr;
+
+				if (e->inst == inst && off < e->size)
+					e->pending &= ~(1u << off);
+			}
+		}
+		free(cand);
+		if (rc == 1 && any)
+			drop_done(ls);
+		return rc;
 	}
 }
 
@@ -411,6 +437,13 @@ int wg_lockstep_mreq(struct wg_lockstep *ls, const struct wg_ls_req *r, struct w
 
 	if (!err)
 		err = &ls->dummy;
+	if (r->wb) {
+		/* an L1 write-back (eviction or flush): local data, not tied to an instruction */
+		if (r->cmd != 1)
+			return lfail(ls, err, r->cycle, 0, -1, -1, -1,
+			             "L1 write-back request at 0x%08x is not a write (command %u)", r->addr, r->cmd);
+		return 0;
+	}
 	if (r->cmd != 1 && r->cmd != 2)
 		return 0;
 	if (r->cmd == 1 && r->addr & (req_bytes(r) - 1))
@@ -427,10 +460,14 @@ int wg_lockstep_mreq(struct wg_lockstep *ls, const struct wg_ls_req *r, struct w
 
 static int add_expected(struct wg_lockstep *ls, uint32_t slot, uint64_t cycle, const struct wg_func_ls_rec *g)
 {
+	uint64_t inst = ls->ninst++;
+
 	for (uint32_t i = 0; i < g->nmem; i++) {
 		const struct wg_func_ls_mem *m = &g->mem[i];
 		struct exp_op *e;
 
+		if (m->local && m->cmd == 1)
+			continue; /* cached write-back in the L1: checked through later LDL values */
 		if (ls->nexp == ls->cap_exp) {
 			size_t cap = ls->cap_exp ? 2 * ls->cap_exp : 256;
 			struct exp_op *n = realloc(ls->exp, cap * sizeof(*n));
@@ -442,6 +479,7 @@ static int add_expected(struct wg_lockstep *ls, uint32_t slot, uint64_t cycle, c
 		}
 		e = &ls->exp[ls->nexp++];
 		memset(e, 0, sizeof(*e));
+		e->inst = inst;
 		e->cta = g->cta;
 		e->warp = g->warp;
 		e->pc = g->pc;
@@ -713,6 +751,146 @@ static int sc_deliver(struct sc *s, struct wg_lockstep *ls, uint64_t now, long c
 	return rc;
 }
 
+/* Queue request r of a CTA, due within max_delay steps of step - 1; requests of one slot stay in order. */
+static int sc_queue(struct sc *s, const struct wg_ls_req *r, uint32_t cta, uint64_t step, uint32_t max_delay)
+{
+	uint64_t due = step - 1 + sc_rand(s) % (max_delay + 1);
+	struct pend_req *p;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct pend_req *n = realloc(s->q, cap * sizeof(*n));
+
+		if (!n)
+			return WG_ENOMEM;
+		s->q = n;
+		s->cap = cap;
+	}
+	for (size_t k = 0; k < s->n; k++)
+		if (s->q[k].r.slot == r->slot && s->q[k].due > due)
+			due = s->q[k].due;
+	p = &s->q[s->n++];
+	p->due = due;
+	p->cta = cta;
+	p->r = *r;
+	return 0;
+}
+
+/* The bytes of a lane's store into a request's block. */
+static void sc_bytes(struct wg_ls_req *q, const struct wg_func_ls_mem *m)
+{
+	uint32_t off = m->addr & (WG_LS_MEM_BYTES - 1);
+
+	for (unsigned b = 0; b < m->size && off + b < WG_LS_MEM_BYTES; b++) {
+		q->wmask[off + b] = 1;
+		q->wdata[off + b] = m->data[b];
+	}
+}
+
+/* Lane i's store bytes that no higher lane of the same instruction overwrites (one request per lane). */
+static int sc_lane_bytes(struct wg_ls_req *q, const struct wg_func_ls_rec *rec, uint32_t i)
+{
+	const struct wg_func_ls_mem *m = &rec->mem[i];
+	uint32_t off = m->addr & (WG_LS_MEM_BYTES - 1);
+	int any = 0;
+
+	for (unsigned b = 0; b < m->size && off + b < WG_LS_MEM_BYTES; b++) {
+		uint32_t a = m->addr + b;
+		int later = 0;
+
+		for (uint32_t j = 0; j < rec->nmem && !later; j++) {
+			const struct wg_func_ls_mem *o = &rec->mem[j];
+
+			later = o->cmd == 1 && !o->local && o->lane > m->lane && a - o->addr < o->size;
+		}
+		if (later)
+			continue;
+		q->wmask[off + b] = 1;
+		q->wdata[off + b] = m->data[b];
+		any = 1;
+	}
+	return any;
+}
+
+/*
+ * The memory-port requests of the device under test's instruction rec, as
+ * the memory pipeline sends them: global stores coalesced (WG_COAL_STORE,
+ * lanes applied in ascending order so the highest lane's bytes stay), or one
+ * per lane with per_lane (without the bytes a higher lane overwrites);
+ * atomics one per thread; local stores only as L1 write-backs (a whole
+ * line, wb, no debug fields).
+ */
+static int sc_requests(struct sc *s, const struct wg_func_ls_rec *rec, uint32_t slot, uint32_t cta, uint64_t step,
+                       uint32_t max_delay, int per_lane)
+{
+	uint8_t used[WG_FUNC_LS_MAXMEM] = { 0 };
+	struct wg_coal_tx tx[WG_MR_LANES];
+	struct wg_ls_req *q = malloc(sizeof(*q));
+	int rc = 0;
+
+	if (!q)
+		return WG_ENOMEM;
+	for (uint32_t i = 0; i < rec->nmem && !rc; i++) {
+		const struct wg_func_ls_mem *m = &rec->mem[i];
+		uint32_t mask = 0, addr[WG_MR_LANES] = { 0 };
+		uint8_t idx[WG_MR_LANES] = { 0 };
+		unsigned ntx;
+
+		if (used[i])
+			continue;
+		memset(q, 0, sizeof(*q));
+		q->cycle = step;
+		q->slot = slot;
+		q->pc = rec->pc;
+		q->lane = m->lane;
+		q->cmd = m->cmd;
+		q->size = (uint8_t)__builtin_ctz(m->size);
+		q->atom_op = m->atom_op;
+		q->local = m->local;
+		q->addr = m->addr;
+		q->atom_b = m->atom_b;
+		q->atom_c = m->atom_c;
+		if (m->cmd == 1 && m->local) {
+			q->wb = 1;
+			q->slot = q->pc = q->lane = 0;
+			q->size = 7;
+			q->addr = m->addr & ~(uint32_t)(WG_LS_MEM_BYTES - 1);
+			memset(q->wmask, 1, sizeof(q->wmask));
+			sc_bytes(q, m);
+		} else if (m->cmd == 1 && per_lane && !sc_lane_bytes(q, rec, i)) {
+			continue; /* every byte overwritten by a higher lane */
+		}
+		if (m->cmd != 1 || m->local || per_lane) {
+			rc = sc_queue(s, q, cta, step, max_delay);
+			continue;
+		}
+		/* one instruction's global stores, one per lane (a record may list a lane twice: another group) */
+		for (uint32_t j = i; j < rec->nmem; j++) {
+			const struct wg_func_ls_mem *o = &rec->mem[j];
+
+			if (used[j] || o->cmd != 1 || o->local || (mask >> o->lane & 1) || o->lane >= WG_MR_LANES)
+				continue;
+			mask |= 1u << o->lane;
+			addr[o->lane] = o->addr;
+			idx[o->lane] = (uint8_t)j;
+			used[j] = 1;
+		}
+		ntx = wg_coalesce(WG_COAL_STORE, mask, addr, (unsigned)__builtin_ctz(m->size), tx);
+		for (unsigned t = 0; t < ntx && !rc; t++) {
+			memset(q->wmask, 0, sizeof(q->wmask));
+			memset(q->wdata, 0, sizeof(q->wdata));
+			q->addr = tx[t].addr;
+			q->size = tx[t].size;
+			q->lane = (uint32_t)__builtin_ctz(tx[t].lanes);
+			for (uint32_t l = tx[t].lanes; l; l &= l - 1)
+				sc_bytes(q, &rec->mem[idx[__builtin_ctz(l)]]);
+			rc = sc_queue(s, q, cta, step, max_delay);
+		}
+	}
+	free(q);
+	return rc;
+}
+
 int wg_lockstep_selfcheck(struct wg_func *dut, struct wg_func *ref, const struct wg_launch *l,
                           const struct wg_selfcheck_opts *o, struct wg_stats *st, struct wg_retire_log *log,
                           struct wg_err *err)
@@ -811,50 +989,9 @@ int wg_lockstep_selfcheck(struct wg_func *dut, struct wg_func *ref, const struct
 		if (opts.mutate)
 			opts.mutate(opts.ctx, rec, index);
 		index++;
-		for (uint32_t i = 0; i < rec->nmem; i++) {
-			const struct wg_func_ls_mem *m = &rec->mem[i];
-			struct pend_req *p;
-			uint64_t due = step - 1 + sc_rand(&s) % (opts.max_delay + 1);
-
-			if (s.n == s.cap) {
-				size_t cap = s.cap ? 2 * s.cap : 256;
-				struct pend_req *n = realloc(s.q, cap * sizeof(*n));
-
-				if (!n) {
-					rc = WG_ENOMEM;
-					goto out;
-				}
-				s.q = n;
-				s.cap = cap;
-			}
-			/* requests of one slot stay in order */
-			for (size_t k = 0; k < s.n; k++)
-				if (s.q[k].r.slot == slot && s.q[k].due > due)
-					due = s.q[k].due;
-			p = &s.q[s.n++];
-			memset(p, 0, sizeof(*p));
-			p->due = due;
-			p->cta = res[ci];
-			p->r.cycle = step;
-			p->r.slot = slot;
-			p->r.pc = rec->pc;
-			p->r.lane = m->lane;
-			p->r.cmd = m->cmd;
-			p->r.size = (uint8_t)__builtin_ctz(m->size);
-			p->r.atom_op = m->atom_op;
-			p->r.local = m->local;
-			p->r.addr = m->addr;
-			p->r.atom_b = m->atom_b;
-			p->r.atom_c = m->atom_c;
-			if (m->cmd == 1) {
-				uint32_t off = m->addr & (WG_LS_MEM_BYTES - 1);
-
-				for (unsigned b = 0; b < m->size && off + b < WG_LS_MEM_BYTES; b++) {
-					p->r.wmask[off + b] = 1;
-					p->r.wdata[off + b] = m->data[b];
-				}
-			}
-		}
+		rc = sc_requests(&s, rec, slot, res[ci], step, opts.max_delay, opts.per_lane);
+		if (rc)
+			goto out;
 		/* some requests reach the port before the instruction retires */
 		rc = sc_deliver(&s, ls, step - 1, -1, err);
 		if (!rc)

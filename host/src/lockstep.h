@@ -2,10 +2,13 @@
  * Lockstep co-simulation (docs/cosim.md): every warp instruction a device
  * under test (the RTL through the "sim" target, or a second golden model
  * for self-checks) retires is compared with the golden model executing the
- * same warp's next instruction, and every global/local write and global
- * atomic it sends to the memory port is compared with what the golden
- * model expects. The first difference stops the run with a message naming
- * the cycle, CTA, warp, pc, lane, expected and actual values.
+ * same warp's next instruction, and every global write and global atomic
+ * it sends to the memory port is compared with what the golden model
+ * expects. Local stores stay in the device's write-back L1
+ * (docs/memory-pipeline.md section 3): they are checked through later
+ * local loads, and the L1's write-backs are not compared. The first
+ * difference stops the run with a message naming the cycle, CTA, warp, pc,
+ * lane, expected and actual values.
  */
 #ifndef WG_LOCKSTEP_H
 #define WG_LOCKSTEP_H
@@ -30,6 +33,7 @@ struct wg_ls_req {
 	uint8_t size;            /* log2 bytes */
 	uint8_t atom_op;         /* port encoding */
 	uint8_t local;
+	uint8_t wb;              /* write-back of a dirty L1 line: not matched (debug fields 0) */
 	uint32_t addr;           /* address of the access, aligned to its size */
 	uint32_t atom_b, atom_c;
 	uint8_t wmask[WG_LS_MEM_BYTES]; /* enabled bytes of the aligned block */
@@ -56,7 +60,15 @@ void wg_lockstep_destroy(struct wg_lockstep *ls, struct wg_stats *st);
  */
 int wg_lockstep_retire(struct wg_lockstep *ls, uint32_t slot, uint64_t cycle, const struct wg_func_ls_rec *obs,
                        struct wg_err *err);
-/* A request on the memory port (reads are ignored). */
+/*
+ * A request on the memory port. Reads and write-backs (r->wb) are not
+ * matched. A write may be a coalesced access carrying bytes of several
+ * lanes of one store instruction: each enabled byte is matched against
+ * the pending expectations of the request's warp slot and pc, those of the
+ * oldest such instruction; where several of its lanes wrote the byte, the
+ * device's byte must be the highest lane's (the golden model applies lanes
+ * in ascending order) and all of them count as seen.
+ */
 int wg_lockstep_mreq(struct wg_lockstep *ls, const struct wg_ls_req *r, struct wg_err *err);
 /* The device under test reports CTA cta finished. */
 int wg_lockstep_cta_done(struct wg_lockstep *ls, uint32_t cta, uint64_t cycle, struct wg_err *err);
@@ -80,6 +92,15 @@ struct wg_selfcheck_opts {
 	uint32_t resident_ctas;  /* 0: 4 */
 	uint32_t max_delay;      /* request delay in steps, 0: 8 */
 	uint32_t local_base;     /* pretend device address of the local region, 0: 0x80000000 */
+	/*
+	 * The device under test sends what the memory pipeline sends: global
+	 * stores coalesced (memrules.h, WG_COAL_STORE; the highest lane's bytes
+	 * where lanes overlap), atomics per thread, local stores as L1
+	 * write-backs (wb) only. per_lane = 1: one write request per lane
+	 * instead of coalesced stores, without the bytes that a higher lane of
+	 * the instruction overwrites.
+	 */
+	int per_lane;
 	void (*mutate)(void *ctx, struct wg_func_ls_rec *rec, uint64_t index);
 	void *ctx;
 };

@@ -6,12 +6,16 @@
  * final memory image on every target whatever the warp and CTA
  * interleaving: nested divergence, bounded loops with thread-dependent trip
  * counts and breaks, predication, barriers in uniform control flow only,
- * race-free shared memory (own slots, barrier, others' slots), private
- * global outputs, read-only inputs, local and parameter memory, and
- * atomics either on the thread's own words or as commutative updates of
- * counters whose returned values go nowhere. Over seeds every mnemonic of
- * the ISA table appears (a quota of the table per seed). Same seed, same
- * kernel.
+ * race-free shared memory (own slots, barrier, others' slots, a block per
+ * warp with bank-conflict patterns), global outputs no two warps share
+ * (stores with coalescing patterns, lanes of one instruction colliding),
+ * read-only inputs loaded with coalescing patterns, local memory (spill
+ * kernels large enough for the L1 to evict dirty lines) and parameter
+ * memory, and atomics on the thread's own words, on the warp's own words
+ * (lane order) or as commutative updates of counters whose returned values
+ * go nowhere. Over seeds every mnemonic of the ISA table appears (a quota
+ * of the table per seed) and every access pattern of every memory row (a
+ * pattern quota). Same seed, same kernel. docs/cosim.md "Random kernels".
  */
 #ifndef WG_RKGEN_H
 #define WG_RKGEN_H

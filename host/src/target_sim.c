@@ -4,7 +4,8 @@
  * kernel set-up, CTA dispatch in linear order, a global memory with a fixed
  * latency served from the device's gmem, the retire stream (restored to
  * per-warp program order) turned into retire-log lines and checked in
- * lockstep against the golden model, faults, a watchdog and statistics.
+ * lockstep against the golden model, the L1 flush after the last CTA
+ * (docs/memory-pipeline.md section 3), faults, a watchdog and statistics.
  * docs/cosim.md describes the options and the checks.
  *
  * Linking this file needs build/sim/libwgsim.a (C++: -lstdc++).
@@ -29,6 +30,13 @@
 #define LOCKSTEP_OFF 0
 #define LOCKSTEP_ON 1
 #define LOCKSTEP_END 2        /* end-of-run image comparison only */
+/* Kernel register L1_CTRL (docs/sm.md 2.1): bit 0 Fermi mode, bit 1 16 KB shared / 48 KB L1, bit 2 flush. */
+#define CFG_L1_CTRL 16
+#define L1_FERMI 1u
+#define L1_SPLIT48 2u
+#define L1_FLUSH 4u
+/* The SM registers the flush write before its L1 raises busy: cycles to wait before trusting busy_o. */
+#define FLUSH_SETTLE 4
 
 /* One instruction being assembled from retire beats. */
 struct rinsn {
@@ -75,6 +83,7 @@ struct sim {
 	uint32_t mem_latency;
 	uint64_t watchdog;
 	uint32_t sched;
+	uint32_t l1_ctrl;             /* L1_CTRL mode and split bits (l1_mode, l1_split) */
 	/* target counters, summed over launches */
 	uint64_t cycles, warp_insts, launches, mem_reqs, lockstep_checked;
 	int ncounters;
@@ -204,8 +213,26 @@ static int sim_set_option(void *priv, const char *key, const char *value, struct
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(key, "l1_mode")) {
+		if (value && !strcmp(value, "kepler"))
+			S->l1_ctrl &= ~L1_FERMI;
+		else if (value && !strcmp(value, "fermi"))
+			S->l1_ctrl |= L1_FERMI;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "l1_split")) {
+		if (value && !strcmp(value, "16"))
+			S->l1_ctrl &= ~L1_SPLIT48;
+		else if (value && !strcmp(value, "48"))
+			S->l1_ctrl |= L1_SPLIT48;
+		else
+			goto bad;
+		return 0;
+	}
 	snprintf(err->msg, sizeof(err->msg),
-	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched)");
+	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split)");
 	return WG_ENOTSUP;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad value '%s'", value ? value : "(null)");
@@ -264,7 +291,14 @@ static void sim_destroy(void *priv)
 static int mem_error(struct run *R, const struct wgsim_mreq *q, const char *why)
 {
 	static const char *const cmds[] = { "load", "store", "atomic", "?" };
-	size_t n = where(R, R->err->msg, sizeof(R->err->msg), q->warp, -1, q->pc, q->lane);
+	size_t n;
+
+	if (q->wb) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': L1 write-back of %u bytes at 0x%08x %s (cycle %llu)",
+		         R->k->name, 1u << q->size, q->addr, why, (unsigned long long)q->cycle);
+		return WG_EFAULT;
+	}
+	n = where(R, R->err->msg, sizeof(R->err->msg), q->warp, -1, q->pc, q->lane);
 
 	if (n < sizeof(R->err->msg))
 		snprintf(R->err->msg + n, sizeof(R->err->msg) - n, ": %s %s of %u bytes at 0x%08x %s (cycle %llu)",
@@ -369,6 +403,7 @@ static int serve(struct run *R, const struct wgsim_mreq *q)
 		r.size = q->size;
 		r.atom_op = q->atom_op;
 		r.local = q->local;
+		r.wb = q->wb;
 		r.addr = q->addr;
 		r.atom_b = q->atom_b;
 		r.atom_c = q->atom_c;
@@ -443,7 +478,7 @@ static void count(struct run *R, const struct rinsn *e)
 	case WG_OP_STS: st->shst_bytes += (uint64_t)n * p->bytes; break;
 	case WG_OP_LDL: st->local_ld_bytes += (uint64_t)n * p->bytes; break;
 	case WG_OP_STL: st->local_st_bytes += (uint64_t)n * p->bytes; break;
-	case WG_OP_ATOMG: case WG_OP_ATOMGX: case WG_OP_ATOMS: case WG_OP_ATOMSX: st->atom_count += n; break;
+	case WG_OP_ATOMG: case WG_OP_ATOMGX: case WG_OP_ATOMS: case WG_OP_ATOMSX: st->atom_ops += n; break;
 	default: break;
 	}
 }
@@ -568,13 +603,20 @@ static int sm_fault(struct run *R, const struct wgsim_fault *f)
 	}
 }
 
-static int watchdog(struct run *R)
+static int watchdog(struct run *R, int flushing)
 {
 	char *p = R->err->msg;
 	size_t len = sizeof(R->err->msg);
-	size_t n = (size_t)snprintf(p, len, "kernel '%s': no instruction retired for %llu cycles (cycle %llu); stuck:",
-	                            R->k->name, (unsigned long long)(R->cycle - R->last_retire),
-	                            (unsigned long long)R->cycle);
+	size_t n;
+
+	if (flushing) {
+		snprintf(p, len, "kernel '%s': the L1 flush after the last CTA did not finish in %llu cycles (cycle %llu, "
+		         "%zu memory responses pending)", R->k->name, (unsigned long long)(R->cycle - R->last_retire),
+		         (unsigned long long)R->cycle, R->qlen);
+		return WG_ETIMEOUT;
+	}
+	n = (size_t)snprintf(p, len, "kernel '%s': no instruction retired for %llu cycles (cycle %llu); stuck:",
+	                     R->k->name, (unsigned long long)(R->cycle - R->last_retire), (unsigned long long)R->cycle);
 
 	for (uint32_t i = 0; i < R->nctas && n + 48 < len; i++) {
 		const struct rcta *c = &R->ctas[i];
@@ -638,6 +680,8 @@ static int check_fit(struct run *R)
 	uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z, warps = (threads + 31) / 32;
 	const char *why = NULL;
 	char buf[160];
+	/* the array is 4/3 of the largest shared size (64 KB): l1_split=48 leaves a quarter of it, 16 KB */
+	uint32_t smem = (R->S->l1_ctrl & L1_SPLIT48) ? in->smem_bytes / 3 : in->smem_bytes;
 
 	if (warps > in->num_warps) {
 		snprintf(buf, sizeof(buf), "%llu threads per CTA exceed %u warps of 32", (unsigned long long)threads,
@@ -647,9 +691,9 @@ static int check_fit(struct run *R)
 		snprintf(buf, sizeof(buf), "%u registers x %llu threads (whole warps) exceed the SM's %u registers",
 		         k->regs, (unsigned long long)(warps * 32), in->num_regs);
 		why = buf;
-	} else if ((uint64_t)k->shared_bytes + l->dyn_shared > in->smem_bytes) {
-		snprintf(buf, sizeof(buf), "%u static + %u dynamic shared bytes exceed the SM's %u", k->shared_bytes,
-		         l->dyn_shared, in->smem_bytes);
+	} else if ((uint64_t)k->shared_bytes + l->dyn_shared > smem) {
+		snprintf(buf, sizeof(buf), "%u static + %u dynamic shared bytes exceed the SM's %u (l1_split=%s)",
+		         k->shared_bytes, l->dyn_shared, smem, (R->S->l1_ctrl & L1_SPLIT48) ? "48" : "16");
 		why = buf;
 	} else if (k->ninsns > in->imem_depth) {
 		snprintf(buf, sizeof(buf), "%u instructions exceed the instruction memory of %u", k->ninsns,
@@ -714,14 +758,35 @@ static void add_counters(struct sim *S, const struct wgsim_counter *before, int 
 	}
 }
 
+/*
+ * The memory-pipeline counters of the launch (docs/memory-pipeline.md
+ * section 2, 32-bit counters in the RTL) from the SM's counters before and
+ * after it, by name, into st->mem.
+ */
+static void mem_counters(struct wg_stats *st, const struct wgsim_counter *before, int nb,
+                         const struct wgsim_counter *after, int na)
+{
+	for (int i = 0; i < na; i++) {
+		int k = after[i].name ? wg_memcnt_index(after[i].name) : -1;
+		uint64_t b = 0;
+
+		if (k < 0)
+			continue;
+		for (int j = 0; j < nb; j++)
+			if (before[j].name && !strcmp(before[j].name, after[i].name))
+				b = before[j].value;
+		st->mem[k] += (uint32_t)(after[i].value - b);
+	}
+}
+
 static int run_loop(struct run *R)
 {
 	struct sim *S = R->S;
 	const struct wg_launch *l = R->l;
-	uint64_t total = (uint64_t)l->grid.x * l->grid.y * l->grid.z, next = 0, done = 0;
+	uint64_t total = (uint64_t)l->grid.x * l->grid.y * l->grid.z, next = 0, done = 0, flush_at = 0;
 	struct wgsim_mreq *q = malloc(sizeof(*q));
 	struct wgsim_retire *b = malloc(sizeof(*b));
-	int rc = 0;
+	int rc = 0, flushing = 0;
 
 	if (!q || !b) {
 		rc = WG_ENOMEM;
@@ -778,10 +843,23 @@ static int run_loop(struct run *R)
 			         wg_strerror(rc));
 			goto out;
 		}
-		if (done == total && !R->qlen && !wgsim_busy(S->s))
+		if (done == total && !flushing) {
+			/* write the L1's dirty lines back before results are read (serve() applies them) */
+			rc = wgsim_cfg_write(S->s, CFG_L1_CTRL, S->l1_ctrl | L1_FLUSH);
+			if (rc) {
+				snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': L1 flush request failed: %s",
+				         R->k->name, wg_strerror(rc));
+				goto out;
+			}
+			flushing = 1;
+			flush_at = R->cycle;
+			R->last_retire = R->cycle;
+			continue;
+		}
+		if (flushing && R->cycle >= flush_at + FLUSH_SETTLE && !R->qlen && !wgsim_busy(S->s))
 			break;
 		if (R->cycle - R->last_retire > S->watchdog) {
-			rc = watchdog(R);
+			rc = watchdog(R, flushing);
 			goto out;
 		}
 	}
@@ -835,8 +913,12 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 			goto out;
 		}
 	}
-	/* local memory: LOCAL_BYTES x TOTAL_THREADS, zeroed (docs/sm.md section 4) */
+	/*
+	 * local memory: LOCAL_BYTES x TOTAL_THREADS, zeroed (docs/sm.md section 4), in whole
+	 * 128-byte lines: the L1 fills and writes back whole lines (every byte enabled)
+	 */
 	local_bytes = (uint64_t)R.k->local_bytes * total_threads;
+	local_bytes = (local_bytes + WGSIM_MEM_BYTES - 1) & ~(uint64_t)(WGSIM_MEM_BYTES - 1);
 	if (local_bytes) {
 		rc = wg_gmem_alloc(S->gmem, local_bytes, &local_base);
 		if (rc) {
@@ -862,6 +944,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	rc = rc ? rc : wgsim_cfg_write(S->s, 13, S->sched);
 	rc = rc ? rc : wgsim_cfg_write(S->s, 14, (uint32_t)total_threads);
 	rc = rc ? rc : wgsim_cfg_write(S->s, 15, 0);
+	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_L1_CTRL, S->l1_ctrl | L1_FLUSH); /* mode, split, an empty L1 */
 	rc = rc ? rc : wgsim_imem_write(S->s, 0, R.k->code, R.k->ninsns);
 	if (!rc && R.k->param_bytes)
 		rc = wgsim_cmem_write(S->s, l->params, R.k->param_bytes);
@@ -886,6 +969,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	st->cycles += R.cycle - R.cycle0;
 	n1 = (uint32_t)wgsim_counters(S->s, c1, MAX_COUNTERS);
 	add_counters(S, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1, (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS));
+	mem_counters(st, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1, (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS));
 	S->cycles += R.cycle - R.cycle0;
 	S->warp_insts += st->warp_insts;
 	S->launches++;

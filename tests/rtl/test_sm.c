@@ -4,7 +4,7 @@
  * Each case assembles a kernel, fills device memory, runs the launch on the
  * golden model and on the RTL (memory port served from a copy of the same
  * device memory with a fixed latency), and compares every allocation byte
- * for byte. Usage: test_sm [--latency=N] [--gto] [--only=NAME] [--trace=FILE]
+ * for byte. Usage: test_sm [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE]
  *                          [--bench=N (matmul N x N, prints cycles/s)] [-v]
  */
 #include <inttypes.h>
@@ -24,6 +24,7 @@
 
 static unsigned g_latency = 20;
 static int g_gto, g_verbose, g_repeat = 1;
+static uint32_t g_l1ctrl; /* L1_CTRL bits 0 (Fermi mode) and 1 (48 KB L1) */
 static const char *g_only, *g_trace, *g_from;
 /* The golden and RTL retire logs of the running case: one pair per process, so
  * that test runs in parallel (--gto next to the default) do not share them. */
@@ -456,6 +457,7 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 	wgsim_cfg_write(s, 13, g_gto);
 	wgsim_cfg_write(s, 14, threads * nctas);
 	wgsim_cfg_write(s, 15, 0);
+	wgsim_cfg_write(s, 16, g_l1ctrl | 4); /* L1 mode and split; start empty */
 	wgsim_imem_write(s, 0, k->code, k->ninsns);
 	wgsim_cmem_write(s, t->params, k->param_bytes);
 	wgsim_step(s, k->ninsns + 40);
@@ -466,7 +468,13 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 
 	uint64_t c0 = wgsim_cycle(s), limit = 20000000;
 	clock_t t0 = clock();
-	while (done < nctas) {
+	int flushing = 0;
+	/* Run until every CTA is done, then flush the L1 (L1_CTRL bit 2) and run until idle. */
+	while (done < nctas || !flushing || wgsim_busy(s)) {
+		if (done == nctas && !flushing) {
+			wgsim_cfg_write(s, 16, 4);
+			flushing = 1;
+		}
 		if (wgsim_step(s, 1)) {
 			struct wgsim_fault f;
 			wgsim_fault(s, &f);
@@ -482,6 +490,24 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 			memset(p->data, 0, sizeof(p->data));
 			p->tag = r.tag;
 			p->due = wgsim_cycle(s) + g_latency;
+			if (bytes > 16 && r.cmd != 2) {
+				/* a segment or line: bytes outside allocations read as zero; written ones must be inside */
+				uint32_t block = r.addr - off;
+				for (uint32_t i = off; i < off + bytes; i++) {
+					uint8_t *b = wg_gmem_ptr(g, block + i, 1);
+					if (r.cmd == 1 && r.wmask[i] && !b) {
+						printf("  RTL write outside allocations: addr 0x%08x warp %u pc %u\n", block + i, r.warp,
+						       r.pc);
+						res->fault = 1;
+						return -1;
+					}
+					if (b && r.cmd == 0)
+						p->data[i] = *b;
+					else if (b && r.wmask[i])
+						*b = r.wdata[i];
+				}
+				continue;
+			}
 			if (!m) {
 				printf("  RTL access outside allocations: addr 0x%08x size %u warp %u pc %u lane %u\n", r.addr,
 				       bytes, r.warp, r.pc, r.lane);
@@ -828,6 +854,10 @@ int main(int argc, char **argv)
 			g_latency = (unsigned)atoi(argv[i] + 10);
 		else if (!strcmp(argv[i], "--gto"))
 			g_gto = 1;
+		else if (!strcmp(argv[i], "--fermi"))
+			g_l1ctrl |= 1;
+		else if (!strcmp(argv[i], "--l1-48k"))
+			g_l1ctrl |= 2;
 		else if (!strncmp(argv[i], "--only=", 7))
 			g_only = argv[i] + 7;
 		else if (!strncmp(argv[i], "--from=", 7))
@@ -841,7 +871,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-v"))
 			g_verbose = 1;
 		else {
-			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--only=NAME] [--trace=FILE] [--bench=N] [-v]\n",
+			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE] [--bench=N] [-v]\n",
 			        argv[0]);
 			return 2;
 		}

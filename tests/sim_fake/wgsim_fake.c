@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "warpgate.h"
 
 #define FAKE_IMEM 4096
@@ -21,7 +22,7 @@ struct fake_cta {
 struct wgsim {
 	uint64_t cycle;
 	char trace[256];
-	uint32_t cfg[16];
+	uint32_t cfg[32];
 	uint64_t imem[FAKE_IMEM];
 	uint8_t cmem[FAKE_CMEM];
 	uint32_t pend[FAKE_Q][4]; /* x, y, z, linear */
@@ -90,9 +91,11 @@ void wgsim_reset(struct wgsim *s)
 
 int wgsim_cfg_write(struct wgsim *s, uint32_t addr, uint32_t value)
 {
-	if (addr >= 16)
+	if (addr >= 32)
 		return WG_EINVAL;
 	s->cfg[addr] = value;
+	if (wgsim_fake.on_cfg)
+		wgsim_fake.on_cfg(s, addr, value, wgsim_fake.ctx);
 	return 0;
 }
 
@@ -224,11 +227,15 @@ int wgsim_busy(const struct wgsim *s)
 
 int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 {
-	if (max >= 2) {
+	int n = 2 + WG_MEMCNT_COUNT;
+
+	if (max >= n) {
 		out[0] = (struct wgsim_counter){ "cycles", s->cycle };
 		out[1] = (struct wgsim_counter){ "rf_bank_conflicts", s->cycle / 3 };
+		for (int i = 0; i < WG_MEMCNT_COUNT; i++)
+			out[2 + i] = (struct wgsim_counter){ wg_memcnt_names[i], wgsim_fake.mem[i] };
 	}
-	return 2;
+	return n;
 }
 
 /* ---- test helpers ---- */
@@ -260,7 +267,7 @@ void wgsim_fake_set_fault(struct wgsim *s, const struct wgsim_fault *f)
 
 uint32_t wgsim_fake_cfg(const struct wgsim *s, uint32_t addr)
 {
-	return addr < 16 ? s->cfg[addr] : 0;
+	return addr < 32 ? s->cfg[addr] : 0;
 }
 
 const uint64_t *wgsim_fake_imem(const struct wgsim *s)

@@ -17,7 +17,10 @@ struct wgsim_fake_ctl {
 	uint32_t max_resident;  /* CTAs resident at once (0: 2) */
 	void (*on_launch)(struct wgsim *s, uint32_t linear, void *ctx); /* a CTA was accepted */
 	void (*on_step)(struct wgsim *s, uint64_t cycle, void *ctx);
+	/* a kernel-register write (addr < 32), e.g. L1_CTRL (16) with its flush bit */
+	void (*on_cfg)(struct wgsim *s, uint32_t addr, uint32_t value, void *ctx);
 	void *ctx;
+	uint64_t mem[27];       /* values of the memory-pipeline counters (cnt_mem_o) wgsim_counters reports */
 };
 
 extern struct wgsim_fake_ctl wgsim_fake;

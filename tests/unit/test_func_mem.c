@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "func_fixture.h"
+#include "memrules.h"
 
 struct io_params {
 	uint64_t in, out;
@@ -545,7 +546,7 @@ static void check_atomic(struct fx *f, const struct atom_case *ac, int shared)
 			print_error("%s.%s lane %u: returned 0x%08x, want 0x%08x\n", sp, ac->op, l, o[l], want_old[l]);
 	assert_memory_equal(o, want_old, 128);
 	assert_int_equal(*(uint32_t *)fx_ptr(f, (uint32_t)p.word, 4), word);
-	assert_int_equal(f->st.atom_count, 32);
+	assert_int_equal(f->st.atom_ops, 32);
 	assert_int_equal(f->st.class_warp[WG_CLASS_ATOMIC], 1);
 }
 
@@ -599,7 +600,7 @@ static void atomic_reduction_across_ctas(void **state)
 	o = fx_ptr(f, (uint32_t)p.out, 8);
 	assert_int_equal(o[1], 200); /* every CTA's shared counter */
 	assert_int_equal(o[0], 700); /* 700 increments, then MAX with thread ids below 100 */
-	assert_int_equal(f->st.atom_count, 7 * 100 * 4);
+	assert_int_equal(f->st.atom_ops, 7 * 100 * 4);
 }
 
 static void cas_loop_adds_every_thread_id(void **state)
@@ -626,6 +627,91 @@ static void cas_loop_adds_every_thread_id(void **state)
 	assert_true(f->st.divergent_branches > 0);
 }
 
+/*
+ * Memory-pipeline counters (docs/memory-pipeline.md): every warp of two CTAs uses its
+ * own stride and mask at the same pcs (the model keeps the last pattern of each
+ * instruction), compared with the rules applied here warp by warp.
+ */
+static void memory_counters_follow_every_pattern(void **state)
+{
+	struct fx *f = *state;
+	const struct wg_kernel *k = fx_asm(f,
+		".kernel pat\n"
+		".regs 8\n"
+		".shared 8192\n"
+		".param ptr buf\n"
+		"    S2R R0, SR_LANEID\n"
+		"    S2R R1, SR_WARPID\n"
+		"    IADD R2, R1, 1\n"
+		"    IMUL R3, R0, R2\n"
+		"    SHL R3, R3, 2\n"          /* lane x (warp + 1) words */
+		"    IMUL R4, R1, 3\n"
+		"    IADD R4, R4, 5\n"
+		"    ISETP.LT.U32 P0, R0, R4\n" /* lanes below 3 x warp + 5 */
+		"    LDC.32 R5, [buf]\n"
+		"    IADD R5, R5, R3\n"
+		"@P0 LDG.32 R6, [R5]\n"
+		"@P0 STG.32 [R5], R0\n"
+		"@P0 LDG.CG.32 R6, [R5]\n"
+		"@P0 STS.32 [R3], R0\n"
+		"@P0 LDS.32 R6, [R3]\n"
+		"    EXIT\n");
+	struct { uint64_t buf; } p = { fx_alloc(f, 8192) };
+	uint64_t want[WG_MEMCNT_COUNT] = { 0 };
+
+	for (unsigned cta = 0; cta < 2; cta++) {
+		for (unsigned w = 0; w < 8; w++) {
+			uint32_t a[32], s[32], mask = 3 * w + 5 >= 32 ? 0xFFFFFFFFu : (1u << (3 * w + 5)) - 1;
+
+			for (unsigned l = 0; l < 32; l++) {
+				s[l] = 4 * l * (w + 1);
+				a[l] = (uint32_t)p.buf + s[l];
+			}
+			want[WG_MC_LDC_REQ]++;
+			want[WG_MC_GLD_REQ] += 2;
+			want[WG_MC_GLD_TX] += wg_coalesce(WG_COAL_LINE, mask, a, 2, NULL) + wg_coalesce(WG_COAL_SEG, mask, a, 2, NULL);
+			want[WG_MC_GST_REQ]++;
+			want[WG_MC_GST_TX] += wg_coalesce(WG_COAL_STORE, mask, a, 2, NULL);
+			want[WG_MC_SHARED_ST_REQ]++;
+			want[WG_MC_SHARED_ST_TX] += wg_smem_passes(mask, s, 4);
+			want[WG_MC_SHARED_LD_REQ]++;
+			want[WG_MC_SHARED_LD_TX] += wg_smem_passes(mask, s, 4);
+		}
+	}
+	fx_run(f, k, fx_dim(2, 1, 1), fx_dim(256, 1, 1), &p, 0);
+	for (unsigned i = 0; i < WG_MEMCNT_COUNT; i++) {
+		if (f->st.mem[i] != want[i])
+			print_error("%s: %llu, want %llu\n", wg_memcnt_names[i], (unsigned long long)f->st.mem[i],
+			            (unsigned long long)want[i]);
+		assert_int_equal(f->st.mem[i], want[i]);
+	}
+	/* by hand, lines + segments of warps 0..7: 1+1, 1+2, 1+4, 2+7, 3+11, 4+15, 5+20, 7+26 */
+	assert_int_equal(want[WG_MC_GLD_TX], 2 * (2 + 3 + 5 + 9 + 14 + 19 + 25 + 33));
+}
+
+/* A faulting access counts nothing; the accesses before it do. */
+static void faulting_access_is_not_counted(void **state)
+{
+	struct fx *f = *state;
+	const struct wg_kernel *k = fx_asm(f,
+		".kernel flt\n"
+		".regs 4\n"
+		".param ptr buf\n"
+		"    S2R R0, SR_TID.X\n"
+		"    SHL R0, R0, 2\n"
+		"    LDC.32 R1, [buf]\n"
+		"    IADD R1, R1, R0\n"
+		"    LDG.32 R2, [R1]\n"
+		"    LDG.32 R2, [R0+16]\n"   /* outside every allocation */
+		"    EXIT\n");
+	struct { uint64_t buf; } p = { fx_alloc(f, 128) };
+
+	assert_int_equal(fx_launch(f, k, fx_dim(1, 1, 1), fx_dim(32, 1, 1), &p, 0), WG_EFAULT);
+	assert_int_equal(f->st.mem[WG_MC_GLD_REQ], 1);
+	assert_int_equal(f->st.mem[WG_MC_GLD_TX], 1);
+	assert_int_equal(f->st.mem[WG_MC_LDC_REQ], 1);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -645,6 +731,8 @@ int main(void)
 		T(atomic_add_f32_rounds_each_step),
 		T(atomic_reduction_across_ctas),
 		T(cas_loop_adds_every_thread_id),
+		T(memory_counters_follow_every_pattern),
+		T(faulting_access_is_not_counted),
 	};
 
 	return FX_RUN_BOTH("func_mem", tests);

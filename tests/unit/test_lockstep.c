@@ -4,6 +4,10 @@
  * stepping warps of several CTAs in random order) passes on random kernels
  * and racing atomics, and every kind of difference injected into the
  * device-under-test's records is caught with cycle, CTA, warp, pc and lane.
+ * The memory pipeline's requests: coalesced stores (the highest lane's bytes
+ * win, every lane counts as seen, the oldest instruction of a pc first),
+ * local stores kept in the L1 (never expected on the port) and L1
+ * write-backs (never matched).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +17,7 @@
 
 #include "func_fixture.h"
 #include "lockstep.h"
+#include "memrules.h"
 #include "rkgen.h"
 
 struct ls_fx {
@@ -71,7 +76,8 @@ static void selfcheck_passes_on_random_kernels(void **state)
 		struct wg_rk rk;
 		struct wg_launch l;
 		uint8_t params[64];
-		struct wg_selfcheck_opts o = { .seed = seed, .resident_ctas = 1 + seed % 5, .max_delay = 1 + seed % 20 };
+		struct wg_selfcheck_opts o = { .seed = seed, .resident_ctas = 1 + seed % 5, .max_delay = 1 + seed % 20,
+		                               .per_lane = seed % 4 == 0 };
 		int rc;
 
 		rk_setup(f, &rk, seed, params, &l);
@@ -134,6 +140,12 @@ struct mut {
 
 enum { M_VALUE, M_EXEC, M_STORE_DATA, M_DROP_STORE, M_PC, M_PRED, M_EXTRA_STORE };
 
+/* A global store (local stores stay in the device's L1 and are not compared on the port). */
+static int global_store(const struct wg_func_ls_mem *m)
+{
+	return m->cmd == 1 && !m->local;
+}
+
 static void mutate(void *ctx, struct wg_func_ls_rec *r, uint64_t index)
 {
 	struct mut *m = ctx;
@@ -154,13 +166,13 @@ static void mutate(void *ctx, struct wg_func_ls_rec *r, uint64_t index)
 		}
 		break;
 	case M_STORE_DATA:
-		if (r->nmem && r->mem[0].cmd == 1) {
+		if (r->nmem && global_store(&r->mem[0])) {
 			r->mem[0].data[0] ^= 1;
 			m->hits++;
 		}
 		break;
 	case M_DROP_STORE:
-		if (r->nmem && r->mem[r->nmem - 1].cmd == 1) {
+		if (r->nmem && global_store(&r->mem[r->nmem - 1])) {
 			r->nmem--;
 			m->hits++;
 		}
@@ -176,7 +188,7 @@ static void mutate(void *ctx, struct wg_func_ls_rec *r, uint64_t index)
 		}
 		break;
 	case M_EXTRA_STORE:
-		if (r->nmem && r->mem[0].cmd == 1 && r->nmem < WG_FUNC_LS_MAXMEM) {
+		if (r->nmem && global_store(&r->mem[0]) && r->nmem < WG_FUNC_LS_MAXMEM) {
 			r->mem[r->nmem] = r->mem[0];
 			r->mem[r->nmem].addr += 0x40000;
 			r->nmem++;
@@ -186,13 +198,14 @@ static void mutate(void *ctx, struct wg_func_ls_rec *r, uint64_t index)
 	}
 }
 
-static void check_mutation(struct fx *f, int kind, const char *needle)
+static void check_mutation_opts(struct fx *f, int kind, const char *needle, int per_lane)
 {
 	struct wg_rk rk;
 	struct wg_launch l;
 	uint8_t params[64];
 	struct mut m = { kind, 0 };
-	struct wg_selfcheck_opts o = { .seed = 11, .resident_ctas = 2, .mutate = mutate, .ctx = &m };
+	struct wg_selfcheck_opts o = { .seed = 11, .resident_ctas = 2, .mutate = mutate, .ctx = &m,
+	                               .per_lane = per_lane };
 	int rc;
 
 	rk_setup(f, &rk, 5, params, &l);
@@ -205,6 +218,13 @@ static void check_mutation(struct fx *f, int kind, const char *needle)
 	assert_non_null(strstr(f->err.msg, "kernel 'rk5': CTA ("));
 	assert_non_null(strstr(f->err.msg, needle));
 	wg_rk_free(&rk);
+}
+
+/* Coalesced stores, then the same with one request per lane. */
+static void check_mutation(struct fx *f, int kind, const char *needle)
+{
+	check_mutation_opts(f, kind, needle, 0);
+	check_mutation_opts(f, kind, needle, 1);
 }
 
 static void value_difference_is_caught(void **state)
@@ -386,6 +406,290 @@ static void end_reports_unfinished_warps(void **state)
 	free(r);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The memory pipeline's requests, driven by hand                            */
+
+enum {
+	SEND_HIGHEST,      /* coalesced stores, the highest lane's bytes where lanes overlap */
+	SEND_LOWEST,       /* coalesced stores, the lowest lane's bytes (wrong) */
+	SEND_LOCAL_PLAIN,  /* also every local store word as an ordinary write (wrong: they stay in L1) */
+	SEND_WB,           /* also an L1 write-back of every local store's line, garbage data */
+	SEND_WB_AS_WRITE,  /* the same without the wb flag (wrong) */
+	SEND_WB_READ,      /* a write-back that is not a write (wrong) */
+};
+
+struct drv {
+	int mode;
+	int hold;          /* send a warp's requests after its last instruction */
+	int reverse;       /* ... in reverse order */
+	struct wg_ls_req *q;
+	size_t n, cap;
+};
+
+static struct wg_ls_req *drv_new(struct drv *d, uint64_t cyc, uint32_t slot, uint32_t pc)
+{
+	struct wg_ls_req *q;
+
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 64;
+		d->q = realloc(d->q, d->cap * sizeof(*d->q));
+		assert_non_null(d->q);
+	}
+	q = &d->q[d->n++];
+	memset(q, 0, sizeof(*q));
+	q->cycle = cyc;
+	q->slot = slot;
+	q->pc = pc;
+	q->cmd = 1;
+	return q;
+}
+
+/* The requests of record r of warp slot `slot` as the test's device sends them. */
+static void drv_requests(struct drv *d, const struct wg_func_ls_rec *r, uint32_t slot, uint64_t cyc)
+{
+	uint32_t mask = 0, addr[32] = { 0 };
+	uint8_t idx[32] = { 0 };
+	struct wg_coal_tx tx[32];
+	unsigned ntx, lg = 2;
+
+	for (uint32_t i = 0; i < r->nmem; i++) {
+		const struct wg_func_ls_mem *m = &r->mem[i];
+		struct wg_ls_req *q;
+
+		if (m->cmd != 1)
+			continue;
+		if (!m->local) {
+			mask |= 1u << m->lane;
+			addr[m->lane] = m->addr;
+			idx[m->lane] = (uint8_t)i;
+			lg = (unsigned)__builtin_ctz(m->size);
+			continue;
+		}
+		if (d->mode == SEND_LOCAL_PLAIN) {
+			q = drv_new(d, cyc, slot, r->pc);
+			q->lane = m->lane;
+			q->local = 1;
+			q->size = (uint8_t)__builtin_ctz(m->size);
+			q->addr = m->addr;
+			memset(q->wmask + (m->addr & 127), 1, m->size);
+			memcpy(q->wdata + (m->addr & 127), m->data, m->size);
+		} else if (d->mode >= SEND_WB) {
+			q = drv_new(d, cyc, 0, 0);
+			q->wb = d->mode != SEND_WB_AS_WRITE;
+			q->cmd = d->mode == SEND_WB_READ ? 0 : 1;
+			q->local = 1;
+			q->size = 7;
+			q->addr = m->addr & ~127u;
+			memset(q->wmask, 1, sizeof(q->wmask));
+			for (unsigned b = 0; b < 128; b++)
+				q->wdata[b] = (uint8_t)(b * 37 + m->lane);
+		}
+	}
+	ntx = wg_coalesce(WG_COAL_STORE, mask, addr, lg, tx);
+	for (unsigned t = 0; t < ntx; t++) {
+		struct wg_ls_req *q = drv_new(d, cyc, slot, r->pc);
+
+		q->addr = tx[t].addr;
+		q->size = tx[t].size;
+		q->lane = (uint32_t)__builtin_ctz(tx[t].lanes);
+		for (unsigned k = 0; k < 32; k++) {
+			unsigned l = d->mode == SEND_LOWEST ? 31 - k : k;
+			const struct wg_func_ls_mem *m = &r->mem[idx[l]];
+
+			if (!(tx[t].lanes >> l & 1))
+				continue;
+			memset(q->wmask + (m->addr & 127), 1, m->size);
+			memcpy(q->wdata + (m->addr & 127), m->data, m->size);
+		}
+	}
+}
+
+static int drv_send(struct wg_lockstep *ls, struct drv *d, struct wg_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < d->n && !rc; i++)
+		rc = wg_lockstep_mreq(ls, &d->q[d->reverse ? d->n - 1 - i : i], err);
+	d->n = 0;
+	return rc;
+}
+
+/*
+ * One CTA of l on a golden model as the device under test (EXEC), warp by
+ * warp to completion, every record checked in lockstep, its stores sent as
+ * d says. Returns the first error (message in err).
+ */
+static int drive(struct fx *f, const struct wg_launch *l, struct drv *d, struct wg_err *err)
+{
+	struct wg_func *dut;
+	struct wg_func_ls *g;
+	struct wg_lockstep *ls;
+	struct wg_func_ls_rec *r = calloc(1, sizeof(*r));
+	uint64_t cyc = 0;
+	int rc = 0;
+
+	assert_non_null(r);
+	memset(err, 0, sizeof(*err));
+	assert_int_equal(wg_func_create(&dut, f->gmem, &f->cfg), 0);
+	assert_int_equal(wg_func_ls_begin(dut, l, WG_FUNC_LS_EXEC, 0x80000000u, &g, err), 0);
+	assert_int_equal(wg_func_ls_cta_begin(g, 0, err), 0);
+	assert_int_equal(wg_lockstep_begin(&ls, f->func, l, 0x80000000u, err), 0);
+	for (uint32_t w = 0; w < wg_func_ls_warps(g) && !rc; w++) {
+		while (!rc && wg_func_ls_warp(g, 0, w, NULL) == WG_FUNC_WARP_RUN) {
+			assert_int_equal(wg_func_ls_step(g, 0, w, NULL, r, err), 0);
+			rc = wg_lockstep_retire(ls, w, ++cyc, r, err);
+			drv_requests(d, r, w, cyc);
+			if (!rc && !d->hold)
+				rc = drv_send(ls, d, err);
+		}
+		if (!rc)
+			rc = drv_send(ls, d, err);
+	}
+	if (!rc)
+		rc = wg_lockstep_cta_done(ls, 0, ++cyc, err);
+	if (!rc)
+		rc = wg_lockstep_end(ls, cyc, err);
+	wg_lockstep_destroy(ls, NULL);
+	wg_func_ls_end(g, NULL);
+	wg_func_destroy(dut);
+	free(r);
+	free(d->q);
+	d->q = NULL;
+	d->n = d->cap = 0;
+	return rc;
+}
+
+static void one_cta(struct wg_launch *l, const struct wg_kernel *k, uint32_t threads, const void *params)
+{
+	memset(l, 0, sizeof(*l));
+	l->kernel = k;
+	l->grid = fx_dim(1, 1, 1);
+	l->block = fx_dim(threads, 1, 1);
+	l->params = params;
+	l->threads_per_cta = threads;
+	l->warps_per_cta = (threads + 31) / 32;
+	l->ctas = 1;
+}
+
+/* Lanes 2k and 2k+1 store to word k, twice from the same pc with other values. */
+static const char overlap_src[] =
+	".kernel ov\n"
+	".regs 6\n"
+	".param ptr out\n"
+	"    S2R R0, SR_TID.X\n"
+	"    SHR.U32 R1, R0, 1\n"
+	"    SHL R1, R1, 2\n"
+	"    LDC.32 R2, [out]\n"
+	"    IADD R2, R2, R1\n"
+	"    MOV R4, 2\n"
+	"loop:\n"
+	"    SHL R3, R0, 8\n"
+	"    IADD R3, R3, R4\n"
+	"    STG.32 [R2], R3\n"
+	"    IADD R4, R4, -1\n"
+	"    ISETP.NE P0, R4, 0\n"
+	"@P0 BRA loop\n"
+	"    EXIT\n";
+
+static void coalesced_stores_take_the_highest_lane(void **state)
+{
+	struct fx *f = *state;
+	struct { uint64_t out; } p = { fx_alloc(f, 256) };
+	struct wg_launch l;
+	struct wg_err err;
+	struct drv d = { 0 };
+
+	one_cta(&l, fx_asm(f, overlap_src), 64, &p);
+	/* right away, or after the warp's last instruction (both iterations of the store pending) */
+	d.mode = SEND_HIGHEST;
+	if (drive(f, &l, &d, &err))
+		print_error("%s\n", err.msg);
+	assert_int_equal(err.msg[0], '\0');
+	d.hold = 1;
+	if (drive(f, &l, &d, &err))
+		print_error("%s\n", err.msg);
+	assert_int_equal(err.msg[0], '\0');
+	/* a request carrying lane 0's bytes where lane 1 wrote too */
+	d.hold = 0;
+	d.mode = SEND_LOWEST;
+	assert_int_equal(drive(f, &l, &d, &err), WG_ELOCKSTEP);
+	assert_non_null(strstr(err.msg, "CTA (0,0,0) warp 0 pc 8 lane 1: global store data differs at"));
+	assert_non_null(strstr(err.msg, "expected byte 01, actual 00"));
+	/* the second iteration's request before the first's: matched against the oldest instruction */
+	d.mode = SEND_HIGHEST;
+	d.hold = 1;
+	d.reverse = 1;
+	assert_int_equal(drive(f, &l, &d, &err), WG_ELOCKSTEP);
+	assert_non_null(strstr(err.msg, "global store data differs"));
+	assert_non_null(strstr(err.msg, "expected byte 02, actual 01"));
+}
+
+/* Local stores and loads, then a global store of what was loaded. */
+static const char local_src[] =
+	".kernel loc\n"
+	".regs 6\n"
+	".local 8\n"
+	".param ptr out\n"
+	"    S2R R0, SR_TID.X\n"
+	"    STL.32 [4], R0\n"
+	"    IADD R1, R0, 7\n"
+	"    STL.32 [0], R1\n"
+	"    LDL.32 R2, [4]\n"
+	"    LDL.32 R3, [0]\n"
+	"    IADD R2, R2, R3\n"
+	"    LDC.32 R4, [out]\n"
+	"    SHL R5, R0, 2\n"
+	"    IADD R4, R4, R5\n"
+	"    STG.32 [R4], R2\n"
+	"    EXIT\n";
+
+static void local_stores_are_not_expected_on_the_port(void **state)
+{
+	struct fx *f = *state;
+	struct { uint64_t out; } p = { fx_alloc(f, 256) };
+	struct wg_launch l;
+	struct wg_err err;
+	struct drv d = { 0 };
+
+	one_cta(&l, fx_asm(f, local_src), 40, &p);
+	d.mode = SEND_HIGHEST; /* local stores never reach the port */
+	if (drive(f, &l, &d, &err))
+		print_error("%s\n", err.msg);
+	assert_int_equal(err.msg[0], '\0');
+	d.mode = SEND_LOCAL_PLAIN; /* a local store on the port, not as a write-back */
+	assert_int_equal(drive(f, &l, &d, &err), WG_ELOCKSTEP);
+	assert_non_null(strstr(err.msg, "unexpected write request at 0x800000"));
+}
+
+static void write_backs_are_not_matched(void **state)
+{
+	struct fx *f = *state;
+	struct { uint64_t out; } p = { fx_alloc(f, 256) };
+	struct wg_launch l;
+	struct wg_err err;
+	struct drv d = { 0 };
+
+	one_cta(&l, fx_asm(f, local_src), 40, &p);
+	d.mode = SEND_WB; /* whole lines of garbage, debug fields 0 */
+	if (drive(f, &l, &d, &err))
+		print_error("%s\n", err.msg);
+	assert_int_equal(err.msg[0], '\0');
+	d.hold = 1;
+	if (drive(f, &l, &d, &err))
+		print_error("%s\n", err.msg);
+	assert_int_equal(err.msg[0], '\0');
+	d.hold = 0;
+	d.mode = SEND_WB_AS_WRITE;
+	assert_int_equal(drive(f, &l, &d, &err), WG_ELOCKSTEP);
+	/* STL [4] of thread 0 first: 0x80000000 + 4 x 40 threads, line 0x80000080 */
+	if (!strstr(err.msg, "unexpected write request at 0x80000080 (128 bytes) from warp slot 0"))
+		print_error("%s\n", err.msg);
+	assert_non_null(strstr(err.msg, "unexpected write request at 0x80000080 (128 bytes) from warp slot 0"));
+	d.mode = SEND_WB_READ;
+	assert_int_equal(drive(f, &l, &d, &err), WG_ELOCKSTEP);
+	assert_non_null(strstr(err.msg, "L1 write-back request at 0x80000080 is not a write"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +705,9 @@ int main(void)
 		cmocka_unit_test(compare_reports_the_first_difference),
 		cmocka_unit_test_setup_teardown(early_retire_after_barrier_is_kept, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(end_reports_unfinished_warps, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(coalesced_stores_take_the_highest_lane, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(local_stores_are_not_expected_on_the_port, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(write_backs_are_not_matched, fx_setup, fx_teardown),
 	};
 
 	return FX_RUN_BOTH("lockstep", tests);

@@ -3,7 +3,9 @@
  * scripted wgsim stand-in (tests/sim_fake/): kernel set-up, CTA dispatch
  * order, the memory port (reads, byte-masked writes, atomics, latency),
  * error messages of bad accesses and SM faults, the watchdog, the retire
- * stream restored to program order, statistics and options. The stand-in
+ * stream restored to program order, statistics and options, the L1 set-up
+ * and flush (L1_CTRL, write-backs served before the launch ends) and the
+ * memory-pipeline counters carried into the statistics. The stand-in
  * executes nothing, so lockstep is off here; lockstep itself is tested in
  * test_lockstep.c.
  */
@@ -28,6 +30,10 @@ struct tfx {
 	uint32_t buf;    /* a 256-byte buffer, bytes i = i */
 	int scenario;
 	uint64_t req_cycle;
+	uint32_t l1_writes[8];   /* L1_CTRL values written, in order */
+	unsigned nl1;
+	int busy_at_flush;       /* wgsim_busy when the flush was written */
+	uint32_t wb_addr;        /* where the scripted write-back goes */
 };
 
 static struct tfx *T;
@@ -298,6 +304,119 @@ static void retire_beats_become_log_lines_in_program_order(void **state)
 	free(log);
 }
 
+/* L1_CTRL writes; the flush (after the first launch) writes back one dirty line. */
+static void on_cfg(struct wgsim *s, uint32_t addr, uint32_t value, void *ctx)
+{
+	struct tfx *t = ctx;
+	struct wgsim_mreq q = { 0 };
+
+	if (addr != 16)
+		return;
+	if (t->nl1 < 8)
+		t->l1_writes[t->nl1++] = value;
+	if (!(value & 4) || !wgsim_fake_nlaunched(s))
+		return;
+	t->busy_at_flush = wgsim_busy(s);
+	q.tag = 9;
+	q.cmd = 1;
+	q.size = 7;
+	q.wb = 1;
+	q.local = 1;
+	q.addr = t->wb_addr;
+	for (unsigned i = 0; i < 128; i++) {
+		q.wmask[i] = 1;
+		q.wdata[i] = (uint8_t)(0xA0 + i);
+	}
+	wgsim_fake_push_mreq(s, &q);
+	wgsim_fake.mem[WG_MC_L1_WB]++;
+	wgsim_fake.mem[WG_MC_MEM_WR_BYTES] += 128;
+	wgsim_fake.mem[WG_MC_LDC_REQ] = (uint32_t)(wgsim_fake.mem[WG_MC_LDC_REQ] + 3); /* 32 bits, as the RTL's */
+}
+
+/* Every accepted CTA counts one LDG request of two lines, as the RTL's cnt_mem_o would. */
+static void on_launch_count(struct wgsim *s, uint32_t linear, void *ctx)
+{
+	(void)s;
+	(void)linear;
+	(void)ctx;
+	wgsim_fake.mem[WG_MC_GLD_REQ] += 1;
+	wgsim_fake.mem[WG_MC_GLD_TX] += 2;
+}
+
+static void l1_is_set_up_and_flushed_after_the_last_cta(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	const uint8_t *m;
+
+	t->wb_addr = fx_alloc(t->f, 128);
+	wgsim_fake.on_cfg = on_cfg;
+	wgsim_fake.on_launch = on_launch_count;
+	wgsim_fake.ctx = t;
+	wgsim_fake.mem[WG_MC_GLD_REQ] = 1000; /* counters before the launch do not count */
+	wgsim_fake.mem[WG_MC_LDC_REQ] = 0xFFFFFFFFu;
+	/* defaults: Kepler, 48 KB shared / 16 KB L1 */
+	assert_int_equal(launch(t, small_src, fx_dim(3, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(t->nl1, 2);
+	assert_int_equal(t->l1_writes[0], 4); /* set-up: flush (an empty L1), mode 0, split 0 */
+	assert_int_equal(t->l1_writes[1], 4); /* after the last CTA */
+	assert_int_equal(t->busy_at_flush, 0);
+	m = fx_ptr(t->f, t->wb_addr, 128);
+	for (unsigned i = 0; i < 128; i++)
+		assert_int_equal(m[i], (uint8_t)(0xA0 + i)); /* the write-back reached device memory */
+	assert_int_equal(wgsim_fake_rsp(t->s, wgsim_fake_nrsp(t->s) - 1)->tag, 9); /* and was answered */
+	assert_int_equal(st.mem[WG_MC_GLD_REQ], 3);
+	assert_int_equal(st.mem[WG_MC_GLD_TX], 6);
+	assert_int_equal(st.mem[WG_MC_L1_WB], 1);
+	assert_int_equal(st.mem[WG_MC_MEM_WR_BYTES], 128);
+	assert_int_equal(st.mem[WG_MC_LDC_REQ], 3); /* across the 32-bit wrap */
+	assert_int_equal(st.mem[WG_MC_GST_REQ], 0);
+	/* Fermi mode, 16 KB shared / 48 KB L1 */
+	t->nl1 = 0;
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_mode", "fermi", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", "48", &err), 0);
+	wgsim_fake.on_launch = NULL;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(t->nl1, 2);
+	assert_int_equal(t->l1_writes[0], 7);
+	assert_int_equal(t->l1_writes[1], 7);
+	assert_int_equal(st.mem[WG_MC_L1_WB], 1);
+	assert_int_equal(st.mem[WG_MC_GLD_REQ], 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_mode", "kepler", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", "16", &err), 0);
+	t->nl1 = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(t->l1_writes[0], 4);
+}
+
+static void write_back_outside_allocations_is_an_error(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+
+	t->wb_addr = 0x80;
+	wgsim_fake.on_cfg = on_cfg;
+	wgsim_fake.ctx = t;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL),
+	                 WG_EFAULT);
+	assert_non_null(strstr(t->f->err.msg, "kernel 'k': L1 write-back of 128 bytes at 0x00000080 writes bytes "
+	                                      "outside every allocation"));
+}
+
+static void shared_capacity_follows_the_split(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	static const char shared_src[] = ".kernel k\n.regs 4\n.shared 20000\n    EXIT\n";
+
+	assert_int_equal(launch(t, shared_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), NULL, &st, NULL), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", "48", &err), 0);
+	assert_int_equal(launch(t, shared_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), NULL, &st, NULL), WG_ELAUNCH);
+	assert_non_null(strstr(t->f->err.msg, "20000 static + 0 dynamic shared bytes exceed the SM's 16384 (l1_split=48)"));
+}
+
 static void options(void **state)
 {
 	struct tfx *t = *state;
@@ -308,6 +427,11 @@ static void options(void **state)
 	assert_int_equal(wg_target_sim.set_option(t->priv, "lockstep", "end", &err), 0);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "mem_latency", "0", &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "sched", "gto", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_mode", "fermi", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_mode", "maxwell", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", "48", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", "32", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "l1_split", NULL, &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "trace_fst", "/tmp/x.fst", &err), 0);
 	assert_string_equal(wgsim_fake_trace(*(struct wgsim **)t->priv), "/tmp/x.fst");
 }
@@ -322,6 +446,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sm_fault_becomes_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_stuck_launch, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_beats_become_log_lines_in_program_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(l1_is_set_up_and_flushed_after_the_last_cta, setup, teardown),
+		cmocka_unit_test_setup_teardown(write_back_outside_allocations_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(shared_capacity_follows_the_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(options, setup, teardown),
 	};
 

@@ -1,0 +1,172 @@
+// tb_l1: wg_l1 with a behavioural row array on its row port, for test_l1.cpp.
+// The array is a wg_ram_1r1w of DMEM_BYTES/128 rows of 1024 bits with byte enables,
+// the same row-port timing as wg_dmem (read data the cycle after the read; the row
+// port is never denied). Every other port of wg_l1 is brought out unchanged, and the
+// row port's enables are brought out so that the test can count array accesses.
+`default_nettype none
+
+module tb_l1 #(
+  parameter int unsigned DMEM_BYTES = 65536,
+  parameter int unsigned SETS       = 64,
+  parameter int unsigned MAX_WAYS   = 6,
+  parameter int unsigned MSHRS      = 8,
+  parameter int unsigned TAG_W      = 6,
+  parameter int unsigned MEM_BYTES  = 128,
+  parameter int unsigned MEM_TAG_W  = 8,
+  // Derived: do not override.
+  parameter int unsigned ROWS   = DMEM_BYTES / 128,
+  parameter int unsigned ROW_W  = (ROWS > 1) ? $clog2(ROWS) : 1,
+  parameter int unsigned WAYS_W = $clog2(MAX_WAYS + 1)
+) (
+  input  wire logic                   clk_i,
+  input  wire logic                   rst_ni,
+
+  input  wire logic                   mode_i,
+  input  wire logic [ROW_W-1:0]       smem_rows_i,
+  input  wire logic [WAYS_W-1:0]      ways_i,
+  input  wire logic                   flush_i,
+  output logic                        busy_o,
+
+  input  wire logic                   req_valid_i,
+  output logic                        req_ready_o,
+  input  wire logic [TAG_W-1:0]       req_tag_i,
+  input  wire logic [1:0]             req_cmd_i,
+  input  wire logic [31:0]            req_addr_i,
+  input  wire logic [2:0]             req_size_i,
+  input  wire logic [MEM_BYTES-1:0]   req_wmask_i,
+  input  wire logic [8*MEM_BYTES-1:0] req_wdata_i,
+  input  wire logic                   req_cache_i,
+  input  wire logic                   req_local_i,
+  input  wire logic [3:0]             req_aop_i,
+  input  wire logic [31:0]            req_ab_i,
+  input  wire logic [31:0]            req_ac_i,
+  input  wire logic [5:0]             req_warp_i,
+  input  wire logic [17:0]            req_pc_i,
+  input  wire logic [4:0]             req_lane_i,
+
+  output logic                        rsp_valid_o,
+  output logic      [TAG_W-1:0]       rsp_tag_o,
+  output logic      [8*MEM_BYTES-1:0] rsp_data_o,
+  output logic                        rsp_hit_o,
+
+  output logic                        hit_o,
+  output logic                        miss_o,
+  output logic                        merge_o,
+  output logic                        wb_o,
+  output logic                        cnt_local_o,
+  output logic                        cnt_write_o,
+
+  output logic                        mreq_valid_o,
+  input  wire logic                   mreq_ready_i,
+  output logic      [MEM_TAG_W-1:0]   mreq_tag_o,
+  output logic      [1:0]             mreq_cmd_o,
+  output logic      [31:0]            mreq_addr_o,
+  output logic      [2:0]             mreq_size_o,
+  output logic      [MEM_BYTES-1:0]   mreq_wmask_o,
+  output logic      [8*MEM_BYTES-1:0] mreq_wdata_o,
+  output logic      [3:0]             mreq_atom_op_o,
+  output logic      [31:0]            mreq_atom_b_o,
+  output logic      [31:0]            mreq_atom_c_o,
+  output logic                        mreq_local_o,
+  output logic      [5:0]             mreq_warp_o,
+  output logic      [17:0]            mreq_pc_o,
+  output logic      [4:0]             mreq_lane_o,
+  output logic                        mreq_wb_o,
+  input  wire logic                   mrsp_valid_i,
+  output logic                        mrsp_ready_o,
+  input  wire logic [MEM_TAG_W-1:0]   mrsp_tag_i,
+  input  wire logic [8*MEM_BYTES-1:0] mrsp_rdata_i,
+
+  output logic                        a_re_o,
+  output logic                        a_we_o,
+  output logic      [ROW_W-1:0]       a_raddr_o,
+  output logic      [ROW_W-1:0]       a_waddr_o
+);
+
+  logic [1023:0] a_rdata, a_wdata;
+  logic [127:0]  a_wbe;
+
+  wg_l1 #(
+    .DMEM_BYTES (DMEM_BYTES),
+    .SETS       (SETS),
+    .MAX_WAYS   (MAX_WAYS),
+    .MSHRS      (MSHRS),
+    .TAG_W      (TAG_W),
+    .MEM_BYTES  (MEM_BYTES),
+    .MEM_TAG_W  (MEM_TAG_W)
+  ) u_l1 (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .mode_i         (mode_i),
+    .smem_rows_i    (smem_rows_i),
+    .ways_i         (ways_i),
+    .flush_i        (flush_i),
+    .busy_o         (busy_o),
+    .req_valid_i    (req_valid_i),
+    .req_ready_o    (req_ready_o),
+    .req_tag_i      (req_tag_i),
+    .req_cmd_i      (req_cmd_i),
+    .req_addr_i     (req_addr_i),
+    .req_size_i     (req_size_i),
+    .req_wmask_i    (req_wmask_i),
+    .req_wdata_i    (req_wdata_i),
+    .req_cache_i    (req_cache_i),
+    .req_local_i    (req_local_i),
+    .req_aop_i      (req_aop_i),
+    .req_ab_i       (req_ab_i),
+    .req_ac_i       (req_ac_i),
+    .req_warp_i     (req_warp_i),
+    .req_pc_i       (req_pc_i),
+    .req_lane_i     (req_lane_i),
+    .rsp_valid_o    (rsp_valid_o),
+    .rsp_tag_o      (rsp_tag_o),
+    .rsp_data_o     (rsp_data_o),
+    .rsp_hit_o      (rsp_hit_o),
+    .hit_o          (hit_o),
+    .miss_o         (miss_o),
+    .merge_o        (merge_o),
+    .wb_o           (wb_o),
+    .cnt_local_o    (cnt_local_o),
+    .cnt_write_o    (cnt_write_o),
+    .mreq_valid_o   (mreq_valid_o),
+    .mreq_ready_i   (mreq_ready_i),
+    .mreq_tag_o     (mreq_tag_o),
+    .mreq_cmd_o     (mreq_cmd_o),
+    .mreq_addr_o    (mreq_addr_o),
+    .mreq_size_o    (mreq_size_o),
+    .mreq_wmask_o   (mreq_wmask_o),
+    .mreq_wdata_o   (mreq_wdata_o),
+    .mreq_atom_op_o (mreq_atom_op_o),
+    .mreq_atom_b_o  (mreq_atom_b_o),
+    .mreq_atom_c_o  (mreq_atom_c_o),
+    .mreq_local_o   (mreq_local_o),
+    .mreq_warp_o    (mreq_warp_o),
+    .mreq_pc_o      (mreq_pc_o),
+    .mreq_lane_o    (mreq_lane_o),
+    .mreq_wb_o      (mreq_wb_o),
+    .mrsp_valid_i   (mrsp_valid_i),
+    .mrsp_ready_o   (mrsp_ready_o),
+    .mrsp_tag_i     (mrsp_tag_i),
+    .mrsp_rdata_i   (mrsp_rdata_i),
+    .a_re_o         (a_re_o),
+    .a_raddr_o      (a_raddr_o),
+    .a_rdata_i      (a_rdata),
+    .a_we_o         (a_we_o),
+    .a_waddr_o      (a_waddr_o),
+    .a_wdata_o      (a_wdata),
+    .a_wbe_o        (a_wbe)
+  );
+
+  wg_ram_1r1w #(.DEPTH(ROWS), .WIDTH(1024), .EN_GRAIN(8)) u_array (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (a_we_o),
+    .waddr_i (a_waddr_o),
+    .wdata_i (a_wdata),
+    .wbe_i   (a_wbe),
+    .re_i    (a_re_o),
+    .raddr_i (a_raddr_o),
+    .rdata_o (a_rdata)
+  );
+
+endmodule
