@@ -137,13 +137,13 @@ module wg_smem #(
     t = m;
     x = '0;
     y = '0;
-    for (int i = 0; i < 5; i++) begin
+    for (int st = 0; st < 5; st++) begin
       for (int r = 0; r < 32; r++) begin
-        if ((r & (16 >> i)) == 0) begin
+        if ((r & (16 >> st)) == 0) begin
           x = t[r*32 +: 32];
-          y = t[(r + (16 >> i))*32 +: 32];
-          t[r*32 +: 32]               = (x & TMASK[i*32 +: 32]) | ((y & TMASK[i*32 +: 32]) << (16 >> i));
-          t[(r + (16 >> i))*32 +: 32] = ((x >> (16 >> i)) & TMASK[i*32 +: 32]) | (y & ~TMASK[i*32 +: 32]);
+          y = t[(r + (16 >> st))*32 +: 32];
+          t[r*32 +: 32]               = (x & TMASK[st*32 +: 32]) | ((y & TMASK[st*32 +: 32]) << (16 >> st));
+          t[(r + (16 >> st))*32 +: 32] = ((x >> (16 >> st)) & TMASK[st*32 +: 32]) | (y & ~TMASK[st*32 +: 32]);
         end
       end
     end

@@ -373,11 +373,15 @@ struct rrec {
 };
 static struct rrec *g_recs;
 static uint32_t g_nrecs, g_caprecs;
-static struct rrec g_open[64];
+/* Records being assembled, per warp slot and sequence number: the beats of a
+ * multi-register record from the LSU may interleave with another unit's record of
+ * the same warp. */
+#define OPEN_PER_WARP 16
+static struct rrec g_open[64][OPEN_PER_WARP];
 
 static void beat_in(const struct wgsim_retire *b)
 {
-	struct rrec *o = &g_open[b->warp & 63];
+	struct rrec *o = &g_open[b->warp & 63][b->seq % OPEN_PER_WARP];
 	if (b->beat == 0) {
 		memset(o, 0, sizeof(*o));
 		o->cta = b->cta_linear;
@@ -392,6 +396,10 @@ static void beat_in(const struct wgsim_retire *b)
 		o->r.reg = b->reg;
 		o->r.nregs = 1;
 		o->r.pred = b->data[0];
+	} else if (o->seq != b->seq) {
+		fprintf(stderr, "test_sm: retire beat %u of warp slot %u seq %u while seq %u is open\n",
+		        (unsigned)b->beat, (unsigned)b->warp, (unsigned)b->seq, (unsigned)o->seq);
+		exit(1);
 	}
 	if (b->dst == 1) {
 		for (int l = 0; l < 32; l++)
