@@ -10,6 +10,8 @@ PREFIX ?= /usr/local
 TARGET ?= sim
 # Problem sizes of make run: the RTL runs the CI sizes, the golden model the default ones.
 RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
+# Target options for every kernel of make run, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
+RUN_OPTS ?=
 CC ?= cc
 
 WERROR ?= -Werror
@@ -71,7 +73,7 @@ $(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 run: deps all
-	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE)
+	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
 
 bench: all
 	@scripts/bench-func.sh $(BUILD)

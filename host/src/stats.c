@@ -115,6 +115,7 @@ static const struct derived derived[] = {
 	{ "gst_replays", gst_replays },
 	{ "local_replays", local_replays },
 	{ "shared_replays", shared_replays },
+	{ "shared_bank_conflicts", shared_replays }, /* the same count under the nvprof-style name */
 };
 
 static double ratio(uint64_t a, uint64_t b)

@@ -169,6 +169,7 @@ static void stats_json_has_the_memory_counters(void **state)
 	assert_non_null(strstr(t, "\"gst_replays\": 0,"));
 	assert_non_null(strstr(t, "\"local_replays\": 2,"));   /* (105 + 107) - (104 + 106) */
 	assert_non_null(strstr(t, "\"shared_replays\": 2,"));  /* (109 + 111) - (108 + 110) */
+	assert_non_null(strstr(t, "\"shared_bank_conflicts\": 2,"));
 	assert_non_null(strstr(t, "\"l1_global_hit_rate\": 0.75,"));
 	assert_non_null(strstr(t, "\"l1_local_hit_rate\": 0.25\n")); /* (1 + 1) / (1 + 2 + 1 + 4) */
 	/* by name */
