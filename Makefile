@@ -84,15 +84,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(WGSIM_LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
+	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
 	@scripts/run-unit-tests.sh $(UNIT_BINS)
 
 # Memory-pipeline counters of directed kernels (tests/unit/test_mem_counts.c, docs/memory-pipeline.md)
-# on every target listed; make unit-test runs it on func.
-MEM_COUNT_TARGETS ?= func
+# on every target listed (make unit-test runs it on func; make test on both).
+MEM_COUNT_TARGETS ?= func sim
 mem-count-test: $(BUILD)/tests/test_mem_counts
 	@for t in $(MEM_COUNT_TARGETS); do \
 		echo "mem-count-test: $$t"; \

@@ -9,8 +9,8 @@
  * thread count is not a multiple of 32, atomics), and the exact counter values
  * are read with wg_stats_counter.
  *
- * The target is WG_TEST_TARGET (default func; `make mem-count-test
- * MEM_COUNT_TARGETS='func sim'` runs both). Counters 0..14 and 23 must be equal
+ * The target is WG_TEST_TARGET (default func; `make mem-count-test`, part of `make test`,
+ * runs func and sim). Counters 0..14 and 23 must be equal
  * on every target: each case lists its non-zero ones and every other one must
  * be 0. The sim target's own counters (L1, memory port) are checked where a
  * case gives them (expect_sim), with the default Kepler mode and 16 KB L1
