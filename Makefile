@@ -136,6 +136,8 @@ clean:
 # CI-sized co-simulation of random kernels on the RTL, in lockstep with the golden model.
 cosim-rtl:
 	@$(MAKE) --no-print-directory cosim COSIM_TARGET=sim SEEDS=$(or $(CI_RTL_SEEDS),50) SEED0=1
+	@$(MAKE) --no-print-directory cosim COSIM_TARGET=sim SEEDS=$(or $(CI_RTL_SEEDS_ALT),30) SEED0=501 \
+		COSIM_OPTS='l1_mode=fermi l1_split=48 sched=gto mem_latency=60'
 
 install-test: $(LIB) $(CLI)
 	@scripts/install-test.sh
