@@ -19,37 +19,7 @@
 #include <stdint.h>
 
 #include "config.h"
-
-/* ---- timing string (GPGPU-Sim syntax) ------------------------------------ */
-
-/* Values in DRAM command-clock cycles. */
-struct wg_dram_timing {
-	uint32_t nbk;    /* banks per channel (power of two) */
-	uint32_t tCCD;   /* column command to column command, any bank */
-	uint32_t tRRD;   /* activate to activate, different banks */
-	uint32_t tRCD;   /* activate to column command, same bank */
-	uint32_t tRAS;   /* activate to precharge, same bank */
-	uint32_t tRP;    /* precharge to activate, same bank */
-	uint32_t tRC;    /* activate to activate, same bank */
-	uint32_t CL;     /* read command to first data beat */
-	uint32_t WL;     /* write command to first data beat */
-	uint32_t tCDLR;  /* last write data beat to read command */
-	uint32_t tWR;    /* last write data beat to precharge, same bank */
-	uint32_t nbkgrp; /* bank groups (power of two, divides nbk); optional, default 1 */
-	uint32_t tCCDL;  /* column to column, same bank group; optional, default 0 */
-	uint32_t tRTPL;  /* read command to precharge, same bank group; optional, default 0 */
-};
-
-/*
- * Parse "name=value:name=value:..." (any order; ':' or ';' separate fields,
- * blanks around fields ignored) or GPGPU-Sim's legacy positional form
- * "16:2:6:12:28:12:40:12:4:5:12[:4:3:2]" (no '=' anywhere: the fields above
- * in declaration order). Unknown, repeated or missing names, empty fields and
- * bad numbers are WG_ECONFIG; err then names the parameter and its field
- * number (1-based) and character offset in the string. On error *t is left
- * unchanged.
- */
-int wg_dram_timing_parse(struct wg_dram_timing *t, const char *s, char *err, size_t errlen);
+#include "dram_timing.h"
 
 /* ---- address mapping ----------------------------------------------------- */
 
