@@ -3,13 +3,15 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "warpgate.h"
 
-enum key_type { KT_U32, KT_U64, KT_STR };
+enum key_type { KT_U32, KT_U64, KT_STR, KT_F64 };
 
 struct key_desc {
 	const char *key;
@@ -17,11 +19,13 @@ struct key_desc {
 	size_t offset;
 	uint64_t min, max;
 	const char *help;
+	double fmin, fmax; /* KT_F64 range */
 };
 
-#define U32(k, f, lo, hi, h) { k, KT_U32, offsetof(struct wg_config, f), lo, hi, h }
-#define U64(k, f, lo, hi, h) { k, KT_U64, offsetof(struct wg_config, f), lo, hi, h }
-#define STR(k, f, h) { k, KT_STR, offsetof(struct wg_config, f), 0, 0, h }
+#define U32(k, f, lo, hi, h) { k, KT_U32, offsetof(struct wg_config, f), lo, hi, h, 0, 0 }
+#define U64(k, f, lo, hi, h) { k, KT_U64, offsetof(struct wg_config, f), lo, hi, h, 0, 0 }
+#define STR(k, f, h) { k, KT_STR, offsetof(struct wg_config, f), 0, 0, h, 0, 0 }
+#define F64(k, f, lo, hi, h) { k, KT_F64, offsetof(struct wg_config, f), 0, 0, h, lo, hi }
 
 static const struct key_desc keys[] = {
 	STR("name", name, "configuration name"),
@@ -52,6 +56,12 @@ static const struct key_desc keys[] = {
 	U32("bet_cycles", bet_cycles, 1, 100000, "power-gating break-even time"),
 	U32("wakeup_cycles", wakeup_cycles, 0, 100000, "power-gating wake-up latency"),
 	U32("idle_detect_cycles", idle_detect_cycles, 0, 100000, "idle cycles before a lane is gated"),
+	STR("cta_policy", cta_policy, "CTA dispatch: rr, consolidate or congestion"),
+	F64("cta_alpha", cta_alpha, 0.0, 1000.0, "congestion metric: weight of the stall rate"),
+	F64("cta_beta", cta_beta, 0.0, 1000.0, "congestion metric: weight of 1 / ALU utilisation"),
+	F64("cta_threshold", cta_threshold, 1e-6, 1e6, "congestion metric from which SMs are shed"),
+	F64("cta_slowdown_pct", cta_slowdown_pct, 0.0, 1000.0, "slowdown budget of the congestion policy, %"),
+	U32("cta_min_sms", cta_min_sms, 1, 64, "fewest SMs the congestion policy keeps"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -87,6 +97,12 @@ void wg_config_default(struct wg_config *c)
 	c->bet_cycles = 100;
 	c->wakeup_cycles = 3;
 	c->idle_detect_cycles = 5;
+	strcpy(c->cta_policy, "rr");
+	c->cta_alpha = 0.5;
+	c->cta_beta = 1.0;
+	c->cta_threshold = 4.0;
+	c->cta_slowdown_pct = 5.0;
+	c->cta_min_sms = 8;
 }
 
 static const struct key_desc *find_key(const char *key)
@@ -111,7 +127,25 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 			snprintf(err, errlen, "value of '%s' is longer than %d characters", key, WG_CFG_STR - 1);
 			return WG_ECONFIG;
 		}
+		if (!strcmp(key, "cta_policy") && wg_dispatch_policy_parse(value, NULL)) {
+			snprintf(err, errlen, "value of 'cta_policy' is '%s', expected rr, consolidate or congestion", value);
+			return WG_ECONFIG;
+		}
 		strcpy((char *)c + k->offset, value);
+		return 0;
+	}
+	if (k->type == KT_F64) {
+		errno = 0;
+		double d = strtod(value, &end);
+		if (errno || end == value || *end || !isfinite(d)) {
+			snprintf(err, errlen, "value of '%s' is '%s', expected a number", key, value);
+			return WG_ECONFIG;
+		}
+		if (d < k->fmin || d > k->fmax) {
+			snprintf(err, errlen, "value of '%s' is %g, expected %g..%g", key, d, k->fmin, k->fmax);
+			return WG_ECONFIG;
+		}
+		*(double *)((char *)c + k->offset) = d;
 		return 0;
 	}
 	errno = 0;
@@ -214,6 +248,17 @@ out:
 	return rc;
 }
 
+/* The shortest of %.15g / %.17g that reads back as the same double. */
+static void write_f64(FILE *out, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, out);
+}
+
 void wg_config_write(const struct wg_config *c, FILE *out)
 {
 	for (size_t i = 0; i < NKEYS; i++) {
@@ -222,6 +267,8 @@ void wg_config_write(const struct wg_config *c, FILE *out)
 		fprintf(out, "%-20s = ", k->key);
 		if (k->type == KT_STR)
 			fprintf(out, "%s", p);
+		else if (k->type == KT_F64)
+			write_f64(out, *(const double *)p);
 		else if (k->type == KT_U32)
 			fprintf(out, "%u", *(const uint32_t *)p);
 		else

@@ -45,6 +45,13 @@ struct wg_config {
 	uint32_t bet_cycles;           /* bet_cycles */
 	uint32_t wakeup_cycles;        /* wakeup_cycles */
 	uint32_t idle_detect_cycles;   /* idle_detect_cycles */
+	/* CTA dispatch (docs/dispatch.md) */
+	char cta_policy[WG_CFG_STR];   /* cta_policy: rr, consolidate or congestion */
+	double cta_alpha;              /* cta_alpha: weight of the stall rate */
+	double cta_beta;               /* cta_beta: weight of 1 / ALU utilisation */
+	double cta_threshold;          /* cta_threshold: metric from which a kernel counts as congested */
+	double cta_slowdown_pct;       /* cta_slowdown_pct: slowdown budget, percent */
+	uint32_t cta_min_sms;          /* cta_min_sms: fewest SMs the congestion policy keeps */
 };
 
 /* The built-in default: the GTX480 of the paper's Table 1 (configs/gtx480.cfg). */

@@ -139,6 +139,41 @@ static void written_config_loads_back_identically(void **state)
 	assert_memory_equal(&back, &f->cfg, sizeof(back));
 }
 
+static void cta_dispatch_keys_take_policy_names_and_decimals(void **state)
+{
+	struct fixture *f = *state;
+
+	/* defaults: the paper's alpha 0.5, beta 1.0; round-robin as the GPU does */
+	assert_string_equal(f->cfg.cta_policy, "rr");
+	assert_true(f->cfg.cta_alpha == 0.5);
+	assert_true(f->cfg.cta_beta == 1.0);
+	assert_int_equal(f->cfg.cta_min_sms, 8);
+	write_file(f, "cta_policy = congestion\ncta_alpha = 0.25\ncta_slowdown_pct = 2.5e1\ncta_threshold = 3\n");
+	assert_int_equal(wg_config_load(&f->cfg, f->path, f->err, sizeof(f->err)), 0);
+	assert_string_equal(f->cfg.cta_policy, "congestion");
+	assert_true(f->cfg.cta_alpha == 0.25);
+	assert_true(f->cfg.cta_slowdown_pct == 25.0);
+	assert_true(f->cfg.cta_threshold == 3.0);
+	assert_int_equal(wg_config_set(&f->cfg, "cta_policy", "greedy", f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, "expected rr, consolidate or congestion"));
+	assert_int_equal(wg_config_set(&f->cfg, "cta_beta", "1.0x", f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, "expected a number"));
+	assert_int_equal(wg_config_set(&f->cfg, "cta_alpha", "-0.5", f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, "expected 0..1000"));
+	assert_int_equal(wg_config_set(&f->cfg, "cta_threshold", "nan", f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_string_equal(f->cfg.cta_policy, "congestion"); /* unchanged by failed sets */
+	assert_true(f->cfg.cta_alpha == 0.25);
+	/* a value %.15g cannot carry still writes and loads back exactly */
+	assert_int_equal(wg_config_set(&f->cfg, "cta_alpha", "0.30000000000000004", f->err, sizeof(f->err)), 0);
+	FILE *fp = fopen(f->path, "w");
+	wg_config_write(&f->cfg, fp);
+	fclose(fp);
+	struct wg_config back;
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(wg_config_load(&back, f->path, f->err, sizeof(f->err)), 0);
+	assert_memory_equal(&back, &f->cfg, sizeof(back));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +186,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(inconsistent_values_are_rejected, setup, teardown),
 		cmocka_unit_test_setup_teardown(missing_file_is_enoent, setup, teardown),
 		cmocka_unit_test_setup_teardown(written_config_loads_back_identically, setup, teardown),
+		cmocka_unit_test_setup_teardown(cta_dispatch_keys_take_policy_names_and_decimals, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }
