@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_str.h"
 #include "dispatch.h"
 #include "warpgate.h"
 
@@ -130,6 +131,15 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 		if (!strcmp(key, "cta_policy") && wg_dispatch_policy_parse(value, NULL)) {
 			snprintf(err, errlen, "value of 'cta_policy' is '%s', expected rr, consolidate or congestion", value);
 			return WG_ECONFIG;
+		}
+		if (!strcmp(key, "dl1") || !strcmp(key, "dl2")) {
+			struct wg_cache_geom g;
+			char msg[200];
+
+			if (wg_cache_str_parse(value, &g, msg, sizeof(msg))) {
+				snprintf(err, errlen, "%s: %s", key, msg);
+				return WG_ECONFIG;
+			}
 		}
 		strcpy((char *)c + k->offset, value);
 		return 0;

@@ -174,6 +174,20 @@ static void cta_dispatch_keys_take_policy_names_and_decimals(void **state)
 	assert_memory_equal(&back, &f->cfg, sizeof(back));
 }
 
+static void bad_cache_string_names_file_line_key_and_field(void **state)
+{
+	struct fixture *f = *state;
+
+	/* Line 2's dl2 has a letter where the associativity goes: field 3 at column 8. */
+	write_file(f, "dl1 = 64:128:6,L:L:m:N:H,S:64:8,8\ndl2 = 64:128:x\n");
+	assert_int_equal(wg_config_load(&f->cfg, f->path, f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, ":2: dl2: cache string '64:128:x': field 3 'assoc' at column 8"));
+	assert_int_equal(wg_config_set(&f->cfg, "dl1", "32:128", f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, "dl1: "));
+	assert_string_equal(f->cfg.dl1, "64:128:6,L:L:m:N:H,S:64:8,8"); /* line 1 was applied */
+	assert_string_equal(f->cfg.dl2, "64:128:16");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +200,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(inconsistent_values_are_rejected, setup, teardown),
 		cmocka_unit_test_setup_teardown(missing_file_is_enoent, setup, teardown),
 		cmocka_unit_test_setup_teardown(written_config_loads_back_identically, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_cache_string_names_file_line_key_and_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(cta_dispatch_keys_take_policy_names_and_decimals, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
