@@ -307,7 +307,7 @@ int wg_dram_create_from_config(struct wg_dram **mp, const struct wg_config *c, c
 		return WG_ECONFIG;
 	}
 	if (rc)
-		snprintf(err, errlen, "cannot create the DRAM model: %s", wg_strerror(rc));
+		snprintf(err, errlen, "cannot create the DRAM model: out of memory");
 	return rc;
 }
 
