@@ -10,6 +10,7 @@
 
 #include "cache_str.h"
 #include "dispatch.h"
+#include "dram_timing.h"
 #include "warpgate.h"
 
 enum key_type { KT_U32, KT_U64, KT_STR, KT_F64 };
@@ -131,6 +132,15 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 		if (!strcmp(key, "cta_policy") && wg_dispatch_policy_parse(value, NULL)) {
 			snprintf(err, errlen, "value of 'cta_policy' is '%s', expected rr, consolidate or congestion", value);
 			return WG_ECONFIG;
+		}
+		if (!strcmp(key, "dram_timing")) {
+			struct wg_dram_timing t;
+			char msg[200];
+
+			if (wg_dram_timing_parse(&t, value, msg, sizeof(msg))) {
+				snprintf(err, errlen, "dram_timing: %s", msg);
+				return WG_ECONFIG;
+			}
 		}
 		if (!strcmp(key, "dl1") || !strcmp(key, "dl2")) {
 			struct wg_cache_geom g;

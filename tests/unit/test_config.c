@@ -118,6 +118,18 @@ static void inconsistent_values_are_rejected(void **state)
 	assert_non_null(strstr(f->err, "exceeds shmem_l1_bytes"));
 }
 
+static void bad_dram_timing_names_file_line_key_and_parameter(void **state)
+{
+	struct fixture *f = *state;
+	char before[WG_CFG_STR];
+	strcpy(before, f->cfg.dram_timing);
+	/* "nbk=16:CCD=2:" is 13 characters: the unknown name is field 3 at offset 13. */
+	write_file(f, "n_sm = 2\ndram_timing = nbk=16:CCD=2:XYZ=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12\n");
+	assert_int_equal(wg_config_load(&f->cfg, f->path, f->err, sizeof(f->err)), WG_ECONFIG);
+	assert_non_null(strstr(f->err, ":2: dram_timing: unknown parameter 'XYZ' (field 3, offset 13)"));
+	assert_string_equal(f->cfg.dram_timing, before);
+}
+
 static void missing_file_is_enoent(void **state)
 {
 	struct fixture *f = *state;
@@ -198,6 +210,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(malformed_line_is_rejected, setup, teardown),
 		cmocka_unit_test_setup_teardown(out_of_range_and_non_numbers_are_rejected, setup, teardown),
 		cmocka_unit_test_setup_teardown(inconsistent_values_are_rejected, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_dram_timing_names_file_line_key_and_parameter, setup, teardown),
 		cmocka_unit_test_setup_teardown(missing_file_is_enoent, setup, teardown),
 		cmocka_unit_test_setup_teardown(written_config_loads_back_identically, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_cache_string_names_file_line_key_and_field, setup, teardown),
