@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crc32.h"
 #include "isa.h"
 #include "warpgate.h"
 
@@ -239,30 +240,6 @@ void wg_image_free(struct wg_image *img)
 }
 
 /* ------------------------------------------------------------------------ */
-/* CRC-32 (IEEE 802.3 / zlib / PNG: reflected polynomial 0xEDB88320)         */
-
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	static uint32_t table[256];
-	static int ready;
-
-	if (!ready) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int j = 0; j < 8; j++)
-				c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-		ready = 1;
-	}
-	crc = ~crc;
-	while (n--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Little-endian access                                                     */
 
 static void put16(uint8_t *p, uint16_t v)
@@ -386,7 +363,7 @@ int wg_image_serialize(const struct wg_image *img, uint8_t **buf, size_t *len)
 		for (uint32_t j = 0; j < k->ninsns; j++, p += WGK_INSN_SIZE)
 			put64(p, k->code[j]);
 	}
-	put32(p, crc32_update(0, out, (size_t)total - WGK_CRC_SIZE));
+	put32(p, wg_crc32(0, out, (size_t)total - WGK_CRC_SIZE));
 	*buf = out;
 	*len = (size_t)total;
 	return 0;
@@ -753,7 +730,7 @@ int wg_image_parse(struct wg_image *img, const uint8_t *buf, size_t len, const c
 			    "file is %zu bytes but the header declares %u, expected the file to end there", len, fsize);
 	c.end = len - WGK_CRC_SIZE;
 	crc = get32(buf + c.end);
-	want = crc32_update(0, buf, c.end);
+	want = wg_crc32(0, buf, c.end);
 	if (crc != want)
 		return perr(&c, c.end, WG_EFORMAT, "CRC-32 mismatch: stored 0x%08x, computed 0x%08x, expected equal (corrupt file)",
 			    crc, want);
