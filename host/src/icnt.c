@@ -273,17 +273,25 @@ int wg_icnt_push(struct wg_icnt *n, uint64_t stamp, enum wg_icnt_net net, uint32
 	return 0;
 }
 
-int wg_icnt_pop(struct wg_icnt *n, enum wg_icnt_net net, uint32_t dst, struct wg_icnt_pkt *out)
+int wg_icnt_peek(const struct wg_icnt *n, enum wg_icnt_net net, uint32_t dst, struct wg_icnt_pkt *out)
 {
-	struct ring *r;
+	const struct ring *r;
 
 	if (!n || (net != WG_ICNT_REQ && net != WG_ICNT_RSP) || dst >= n->net[net].ndst)
 		return 0;
 	r = &n->net[net].dst[dst].r;
 	if (!r->count || ring_at(r, 0)->cycle > n->now)
 		return 0;
-	*out = *ring_at(r, 0);
-	ring_drop(r);
+	if (out)
+		*out = *ring_at(r, 0);
+	return 1;
+}
+
+int wg_icnt_pop(struct wg_icnt *n, enum wg_icnt_net net, uint32_t dst, struct wg_icnt_pkt *out)
+{
+	if (!wg_icnt_peek(n, net, dst, out))
+		return 0;
+	ring_drop(&n->net[net].dst[dst].r);
 	n->pending--;
 	return 1;
 }

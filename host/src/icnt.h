@@ -74,6 +74,8 @@ int wg_icnt_push(struct wg_icnt *n, uint64_t stamp, enum wg_icnt_net net, uint32
 int wg_icnt_advance(struct wg_icnt *n, uint64_t t);
 /* Pop the next packet that arrived at port dst of network net by now: 1 popped, 0 none. */
 int wg_icnt_pop(struct wg_icnt *n, enum wg_icnt_net net, uint32_t dst, struct wg_icnt_pkt *out);
+/* The same without removing it. */
+int wg_icnt_peek(const struct wg_icnt *n, enum wg_icnt_net net, uint32_t dst, struct wg_icnt_pkt *out);
 /* Earliest cycle > now at which something can happen (a packet can leave or arrive); UINT64_MAX if empty. */
 uint64_t wg_icnt_next_event(const struct wg_icnt *n);
 /* Packets pushed and not yet popped. */

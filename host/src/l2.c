@@ -612,7 +612,7 @@ int wg_l2_fill(struct wg_l2 *l2, uint64_t stamp, uint64_t addr, uint32_t bytes)
 	return deq_push(&l2->fills, &f);
 }
 
-int wg_l2_pop(struct wg_l2 *l2, struct wg_l2_reply *out)
+int wg_l2_peek(const struct wg_l2 *l2, struct wg_l2_reply *out)
 {
 	const struct wg_l2_reply *y;
 
@@ -621,7 +621,15 @@ int wg_l2_pop(struct wg_l2 *l2, struct wg_l2_reply *out)
 	y = deq_at(&l2->out, 0);
 	if (y->cycle > l2->now)
 		return 0;
-	*out = *y;
+	if (out)
+		*out = *y;
+	return 1;
+}
+
+int wg_l2_pop(struct wg_l2 *l2, struct wg_l2_reply *out)
+{
+	if (!wg_l2_peek(l2, out))
+		return 0;
 	deq_drop(&l2->out);
 	return 1;
 }
@@ -630,7 +638,8 @@ int wg_l2_peek_dram(const struct wg_l2 *l2, struct wg_l2_dram_req *out)
 {
 	if (!l2 || !l2->mq.count)
 		return 0;
-	*out = *(const struct wg_l2_dram_req *)deq_at(&l2->mq, 0);
+	if (out)
+		*out = *(const struct wg_l2_dram_req *)deq_at(&l2->mq, 0);
 	return 1;
 }
 
