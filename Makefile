@@ -119,6 +119,7 @@ rtl-test::
 -include sim/coalescer.mk
 -include sim/smem.mk
 -include sim/l1.mk
+-include sim/bench.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(WGSIM_LIB) $(CLI)

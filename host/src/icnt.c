@@ -11,7 +11,8 @@
  * the packet is popped, so a destination whose consumer does not drain it
  * stops its senders. Arrivals at one destination are in start order and
  * strictly increasing in time, so each destination keeps one FIFO of packets
- * in flight and arrived.
+ * in flight and arrived. Arbitration keeps, per destination, a bit mask of
+ * the candidate sources (hence at most WG_ICNT_MAX_PORTS ports per side).
  *
  * A source stalls in cycle c when, after cycle c's starts, it still holds a
  * packet pushed before c: it wanted to send and its port or the
@@ -143,7 +144,8 @@ int wg_icnt_create(struct wg_icnt **np, const struct wg_icnt_params *p)
 	if (!np || !p)
 		return WG_EINVAL;
 	*np = NULL;
-	if (!p->num_sms || !p->num_parts || !p->flit_bytes || !p->latency || !p->in_queue || !p->out_queue)
+	if (!p->num_sms || !p->num_parts || p->num_sms > WG_ICNT_MAX_PORTS || p->num_parts > WG_ICNT_MAX_PORTS ||
+	    !p->flit_bytes || !p->latency || !p->in_queue || !p->out_queue)
 		return WG_EINVAL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
@@ -181,35 +183,44 @@ uint64_t wg_icnt_now(const struct wg_icnt *n)
 static void net_cycle(struct wg_icnt *n, int k, uint64_t c)
 {
 	struct net *net = &n->net[k];
+	uint64_t cand[WG_ICNT_MAX_PORTS] = { 0 }; /* per destination: free sources whose oldest packet goes there */
 
+	if (!net->waiting)
+		return;
+	for (uint32_t s = 0; s < net->nsrc; s++) {
+		const struct src_port *sp = &net->src[s];
+		const struct wg_icnt_pkt *h;
+
+		if (!sp->r.count || sp->free_at > c)
+			continue;
+		h = ring_at(&sp->r, 0);
+		if (h->stamp < c)
+			cand[h->dst] |= 1ull << s;
+	}
 	for (uint32_t d = 0; d < net->ndst; d++) {
 		struct dst_port *dp = &net->dst[d];
+		uint64_t m = cand[d], later;
+		struct src_port *sp;
+		struct wg_icnt_pkt pkt;
+		uint32_t s, flits;
 
-		if (dp->free_at > c || dp->r.count == dp->r.cap)
+		if (!m || dp->free_at > c || dp->r.count == dp->r.cap)
 			continue;
-		for (uint32_t i = 0; i < net->nsrc; i++) {
-			uint32_t s = (dp->rr + i) % net->nsrc;
-			struct src_port *sp = &net->src[s];
-			struct wg_icnt_pkt pkt;
-			uint32_t flits;
-
-			if (!sp->r.count || sp->free_at > c)
-				continue;
-			pkt = *ring_at(&sp->r, 0);
-			if (pkt.dst != d || pkt.stamp >= c)
-				continue;
-			ring_drop(&sp->r);
-			net->waiting--;
-			flits = wg_icnt_flits(pkt.bytes, n->p.flit_bytes);
-			pkt.start = c;
-			pkt.cycle = c + flits - 1 + n->p.latency;
-			sp->free_at = dp->free_at = c + flits;
-			ring_put(&dp->r, &pkt);
-			dp->rr = (s + 1) % net->nsrc;
-			n->st.packets[k]++;
-			n->st.flits[k] += flits;
-			break;
-		}
+		/* Round-robin: the first candidate at or after rr, else the first one. */
+		later = m & ~((1ull << dp->rr) - 1);
+		s = (uint32_t)__builtin_ctzll(later ? later : m);
+		sp = &net->src[s];
+		pkt = *ring_at(&sp->r, 0);
+		ring_drop(&sp->r);
+		net->waiting--;
+		flits = wg_icnt_flits(pkt.bytes, n->p.flit_bytes);
+		pkt.start = c;
+		pkt.cycle = c + flits - 1 + n->p.latency;
+		sp->free_at = dp->free_at = c + flits;
+		ring_put(&dp->r, &pkt);
+		dp->rr = (s + 1) % net->nsrc;
+		n->st.packets[k]++;
+		n->st.flits[k] += flits;
 	}
 	for (uint32_t s = 0; s < net->nsrc; s++) {
 		const struct ring *r = &net->src[s].r;

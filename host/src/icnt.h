@@ -25,6 +25,9 @@ uint64_t wg_icnt_global_addr(uint64_t local, uint32_t part, uint32_t parts);
 /* Flits of a packet: ceil(bytes / flit_bytes), at least 1. */
 uint32_t wg_icnt_flits(uint32_t bytes, uint32_t flit_bytes);
 
+/* Ports per side (SMs, partitions). */
+#define WG_ICNT_MAX_PORTS 64u
+
 enum wg_icnt_net {
 	WG_ICNT_REQ = 0, /* SM -> partition */
 	WG_ICNT_RSP = 1, /* partition -> SM */

@@ -280,7 +280,9 @@ static int run_channel(struct wg_memsys *m, uint32_t p, uint64_t c)
 		if ((rc = wg_icnt_push(m->icnt, c, WG_ICNT_RSP, p, s->r.sm, reply_bytes(&s->r), y.id)))
 			return rc;
 	}
-	/* Misses and write-backs into the DRAM, completions out of it. */
+	/* Misses and write-backs into the DRAM, completions out of it (nothing to do: leave it behind). */
+	if (!wg_l2_peek_dram(ch->l2, NULL) && wg_dram_next_event(ch->dram) > c)
+		return 0;
 	if ((rc = wg_dram_advance(ch->dram, c)))
 		return rc;
 	while (wg_dram_can_accept(ch->dram) && wg_l2_pop_dram(ch->l2, &d)) {
