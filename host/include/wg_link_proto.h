@@ -92,7 +92,7 @@
 #define WGL_T_TRACE 0x30u
 
 #define WGL_T_NODATA 0x40u                            /* form bit */
-#define WGL_T_MRSP_ND (WGL_T_MRSP | WGL_T_NODATA)     /* 0x46: response without data */
+#define WGL_T_MRSP_ND (WGL_T_MRSP | WGL_T_NODATA)     /* 0x56: response without data */
 #define WGL_T_MREQ_ND (WGL_T_MREQ | WGL_T_NODATA)     /* 0x60: request without write mask and data */
 #define WGL_T_RETIRE_ND (WGL_T_RETIRE | WGL_T_NODATA) /* 0x63: retire beat without lane values */
 
