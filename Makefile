@@ -120,6 +120,7 @@ rtl-test::
 -include sim/smem.mk
 -include sim/l1.mk
 -include sim/bench.mk
+-include sim/bench_link.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(WGSIM_LIB) $(CLI)
