@@ -17,6 +17,7 @@
  * bytes (wg_link_rx), takes frames to send (wg_link_tx_next) and tells it the
  * time (wg_link_poll). Functions return 0 or a negative WG_E* code unless they
  * say otherwise; once a link has failed (WG_ELINK), every call returns that.
+ * A link or decoder is used by one thread at a time.
  */
 #ifndef WG_LINK_H
 #define WG_LINK_H
