@@ -223,7 +223,8 @@ int wg_link_tx_next(struct wg_link *l, const uint8_t **frame, size_t *len);
 int wg_link_rx(struct wg_link *l, const void *data, size_t n);
 int wg_link_rx_end(struct wg_link *l); /* the transport's stream ended */
 
-/* Timers: HELLO repeat, retransmission (go back to the oldest unacknowledged frame), NAK repeat. */
+/* Timers: HELLO repeat, retransmission (go back to the oldest unacknowledged frame), NAK repeat.
+ * now: the caller's monotonic time, in the unit of rto; it never decreases. */
 int wg_link_poll(struct wg_link *l, uint64_t now);
 
 int wg_link_up(const struct wg_link *l);    /* 1 after the HELLO exchange */
