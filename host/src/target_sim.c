@@ -21,6 +21,7 @@
 #include "isa.h"
 #include "lockstep.h"
 #include "log.h"
+#include "memserve.h"
 #include "target.h"
 #include "warpgate.h"
 
@@ -334,81 +335,30 @@ static int queue_resp(struct run *R, uint32_t tag, const uint8_t *rdata)
 /* Serve one request against the device's gmem (the effect is applied now, the response later). */
 static int serve(struct run *R, const struct wgsim_mreq *q)
 {
-	uint8_t rdata[WGSIM_MEM_BYTES] = { 0 };
-	uint32_t bytes = 1u << q->size, block = q->addr & ~(uint32_t)(WGSIM_MEM_BYTES - 1);
-	uint32_t off = q->addr - block;
-	struct wg_gmem *g = R->S->gmem;
-	uint8_t *p;
+	uint8_t rdata[WGSIM_MEM_BYTES];
+	struct wg_ls_req r;
+	const char *why;
+	int rc;
 
-	if (q->size > 7 || q->cmd > 2 || (q->addr & (bytes - 1)))
-		return mem_error(R, q, "is malformed or misaligned");
+	memset(&r, 0, sizeof(r));
+	r.cycle = q->cycle;
+	r.slot = q->warp;
+	r.pc = q->pc;
+	r.lane = q->lane;
+	r.cmd = q->cmd;
+	r.size = q->size;
+	r.atom_op = q->atom_op;
+	r.local = q->local;
+	r.wb = q->wb;
+	r.addr = q->addr;
+	r.atom_b = q->atom_b;
+	r.atom_c = q->atom_c;
+	memcpy(r.wmask, q->wmask, WGSIM_MEM_BYTES);
+	memcpy(r.wdata, q->wdata, WGSIM_MEM_BYTES);
+	if (wg_memserve(R->S->gmem, &r, rdata, &why))
+		return mem_error(R, q, why);
 	R->S->mem_reqs++;
-	if (q->cmd == 2) {
-		uint32_t old, nv;
-
-		if (bytes != 4 || q->atom_op > 12)
-			return mem_error(R, q, "is not a 4-byte atomic of a known operation");
-		p = wg_gmem_ptr(g, q->addr, 4);
-		if (!p)
-			return mem_error(R, q, "is outside every allocation");
-		memcpy(&old, p, 4);
-		nv = wg_func_atom_apply(q->atom_op, old, q->atom_b, q->atom_c);
-		memcpy(p, &nv, 4);
-		memcpy(rdata + off, &old, 4);
-	} else if (bytes <= 16) {
-		p = wg_gmem_ptr(g, q->addr, bytes);
-		if (!p)
-			return mem_error(R, q, "is outside every allocation");
-		if (q->cmd == 0) {
-			memcpy(rdata + off, p, bytes);
-		} else {
-			for (uint32_t i = 0; i < WGSIM_MEM_BYTES; i++) {
-				if (!q->wmask[i])
-					continue;
-				if (i < off || i >= off + bytes)
-					return mem_error(R, q, "has byte enables outside its size");
-				p[i - off] = q->wdata[i];
-			}
-		}
-	} else {
-		/* a segment or line: bytes outside allocations read as zero; written bytes must be inside */
-		int any = 0;
-
-		for (uint32_t i = off; i < off + bytes; i++) {
-			uint8_t *b = wg_gmem_ptr(g, block + i, 1);
-
-			if (q->cmd == 1 && q->wmask[i] && !b)
-				return mem_error(R, q, "writes bytes outside every allocation");
-			if (!b)
-				continue;
-			any = 1;
-			if (q->cmd == 0)
-				rdata[i] = *b;
-			else if (q->wmask[i])
-				*b = q->wdata[i];
-		}
-		if (!any)
-			return mem_error(R, q, "is outside every allocation");
-	}
 	if (R->ls && q->cmd) {
-		struct wg_ls_req r;
-		int rc;
-
-		memset(&r, 0, sizeof(r));
-		r.cycle = q->cycle;
-		r.slot = q->warp;
-		r.pc = q->pc;
-		r.lane = q->lane;
-		r.cmd = q->cmd;
-		r.size = q->size;
-		r.atom_op = q->atom_op;
-		r.local = q->local;
-		r.wb = q->wb;
-		r.addr = q->addr;
-		r.atom_b = q->atom_b;
-		r.atom_c = q->atom_c;
-		memcpy(r.wmask, q->wmask, WGSIM_MEM_BYTES);
-		memcpy(r.wdata, q->wdata, WGSIM_MEM_BYTES);
 		rc = wg_lockstep_mreq(R->ls, &r, R->err);
 		if (rc)
 			return rc;

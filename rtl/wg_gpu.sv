@@ -1,0 +1,726 @@
+// wg_gpu: NUM_SMS streaming multiprocessors in target time (docs/gpu.md).
+//
+//   commands ──> set-up (broadcast or per SM), per-SM launch and response queues
+//                (each entry stamped with the target cycle it takes effect)
+//   wg_clk_gate ──> SM clock: ticks while cycle < grant and no output queue is full
+//   SM events (memory requests, CTA completions, faults, retire beats), stamped
+//   with the target cycle ──> per-SM queues ──> round robin ──> events
+//
+// Target time advances only through the host's GRANT commands, and everything the
+// SMs see is stamped in target cycles, so what the SMs do does not depend on how
+// fast commands arrive or events are taken (docs/gpu.md section 3). The SMs share
+// one Verilated model (wg_sm is no_inline_module; the SM id is a port).
+`default_nettype none
+
+module wg_gpu #(
+  parameter int unsigned NUM_SMS      = 15,
+  // SM parameters (wg_sm).
+  parameter int unsigned NUM_WARPS    = 48,
+  parameter int unsigned SIMD_WIDTH   = 16,
+  parameter int unsigned NUM_SIMD     = 2,
+  parameter int unsigned NUM_REGS     = 32768,
+  parameter int unsigned RF_BANKS     = 16,
+  parameter int unsigned NUM_CTAS     = 8,
+  parameter int unsigned DMEM_BYTES   = 65536,
+  parameter int unsigned L1_SETS      = 64,
+  parameter int unsigned L1_MSHRS     = 8,
+  parameter int unsigned IMEM_DEPTH   = 4096,
+  parameter int unsigned CMEM_BYTES   = 4096,
+  parameter int unsigned STACK_DEPTH  = 64,
+  parameter bit          HAS_FP       = 1'b1,
+  parameter int unsigned MEM_TAG_W    = 8,
+  parameter bit          RETIRE_EN    = 1'b1,
+  // Queues.
+  // The host never has more responses or launches in flight for an SM than the
+  // SM can have requests outstanding (tags) or CTAs resident, so with these
+  // depths a command never waits on a full queue (docs/gpu.md section 3).
+  parameter int unsigned RSP_DEPTH    = 1 << MEM_TAG_W,  // memory responses queued per SM
+  parameter int unsigned LAUNCH_DEPTH = NUM_CTAS,        // CTA launches queued per SM
+  parameter int unsigned OUT_DEPTH    = 2,    // events queued per SM and kind
+  // Derived: do not override.
+  parameter int unsigned LANES  = NUM_SIMD * SIMD_WIDTH,
+  parameter int unsigned SM_W   = (NUM_SMS > 1) ? $clog2(NUM_SMS) : 1,
+  parameter int unsigned CNT_W  = 4 * 64 + 12 * 32 + 5 * 32 + wg_sm_pkg::NUM_MEMCNT * 32
+) (
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
+
+  // Commands (docs/gpu.md section 4.1).
+  input  wire logic                     cmd_valid_i,
+  output logic                          cmd_ready_o,
+  input  wire logic [3:0]               cmd_op_i,
+  input  wire logic [7:0]               cmd_sm_i,
+  input  wire logic                     cmd_all_i,
+  input  wire logic [63:0]              cmd_at_i,
+  input  wire logic [31:0]              cmd_addr_i,
+  input  wire logic [MEM_TAG_W-1:0]     cmd_tag_i,
+  input  wire logic [1023:0]            cmd_data_i,
+
+  // Events (docs/gpu.md section 4.2).
+  output logic                          ev_valid_o,
+  input  wire logic                     ev_ready_i,
+  output logic [2:0]                    ev_kind_o,
+  output logic [7:0]                    ev_sm_o,
+  output logic [63:0]                   ev_cycle_o,
+  // MREQ
+  output logic [MEM_TAG_W-1:0]          ev_mreq_tag_o,
+  output logic [1:0]                    ev_mreq_cmd_o,
+  output logic [31:0]                   ev_mreq_addr_o,
+  output logic [2:0]                    ev_mreq_size_o,
+  output logic [127:0]                  ev_mreq_wmask_o,
+  output logic [1023:0]                 ev_mreq_wdata_o,
+  output logic [3:0]                    ev_mreq_atom_op_o,
+  output logic [31:0]                   ev_mreq_atom_b_o,
+  output logic [31:0]                   ev_mreq_atom_c_o,
+  output logic                          ev_mreq_local_o,
+  output logic                          ev_mreq_wb_o,
+  output logic [5:0]                    ev_mreq_warp_o,
+  output logic [17:0]                   ev_mreq_pc_o,
+  output logic [4:0]                    ev_mreq_lane_o,
+  // DONE
+  output logic [31:0]                   ev_done_linear_o,
+  // FAULT
+  output logic [3:0]                    ev_fault_code_o,
+  output logic [5:0]                    ev_fault_warp_o,
+  output logic [17:0]                   ev_fault_pc_o,
+  output logic [4:0]                    ev_fault_lane_o,
+  output logic [31:0]                   ev_fault_addr_o,
+  output logic [31:0]                   ev_fault_cta_linear_o,
+  // RETIRE
+  output logic [5:0]                    ev_ret_warp_o,
+  output logic [31:0]                   ev_ret_cta_linear_o,
+  output logic [4:0]                    ev_ret_wic_o,
+  output logic [15:0]                   ev_ret_seq_o,
+  output logic [17:0]                   ev_ret_pc_o,
+  output logic [31:0]                   ev_ret_active_o,
+  output logic [31:0]                   ev_ret_exec_o,
+  output logic [1:0]                    ev_ret_dst_o,
+  output logic [5:0]                    ev_ret_reg_o,
+  output logic [1:0]                    ev_ret_beat_o,
+  output logic                          ev_ret_last_o,
+  output logic [1023:0]                 ev_ret_data_o,
+  // REACHED: busy SMs at the grant
+  output logic [NUM_SMS-1:0]            ev_busy_o,
+  // COUNTERS
+  output logic [CNT_W-1:0]              ev_cnt_o,
+  // ERROR
+  output logic [3:0]                    ev_err_code_o,
+
+  // Status.
+  output logic [63:0]                   cycle_o,
+  output logic [63:0]                   grant_o,
+  output logic                          running_o,
+  output logic                          error_o
+);
+
+  // ---------------------------------------------------------------------------
+  // Encodings (docs/gpu.md section 4).
+  // ---------------------------------------------------------------------------
+  localparam logic [3:0] OP_NOP      = 4'd0;
+  localparam logic [3:0] OP_RESET    = 4'd1;
+  localparam logic [3:0] OP_CFG      = 4'd2;
+  localparam logic [3:0] OP_IMEM     = 4'd3;
+  localparam logic [3:0] OP_CMEM     = 4'd4;
+  localparam logic [3:0] OP_LAUNCH   = 4'd5;
+  localparam logic [3:0] OP_MRSP     = 4'd6;
+  localparam logic [3:0] OP_GRANT    = 4'd7;
+  localparam logic [3:0] OP_LANE_EN  = 4'd8;
+  localparam logic [3:0] OP_CNT_READ = 4'd9;
+
+  localparam logic [2:0] EV_MREQ     = 3'd0;
+  localparam logic [2:0] EV_DONE     = 3'd1;
+  localparam logic [2:0] EV_FAULT    = 3'd2;
+  localparam logic [2:0] EV_RETIRE   = 3'd3;
+  localparam logic [2:0] EV_REACHED  = 3'd4;
+  localparam logic [2:0] EV_COUNTERS = 3'd5;
+  localparam logic [2:0] EV_ERROR    = 3'd6;
+
+  localparam logic [3:0] ERR_LATE    = 4'd1;  // launch or response stamped before the current cycle
+  localparam logic [3:0] ERR_GRANT   = 4'd2;  // grant below the current grant
+  localparam logic [3:0] ERR_SM      = 4'd3;  // SM index out of range
+  localparam logic [3:0] ERR_OP      = 4'd4;  // unknown command
+
+  localparam int unsigned IMEM_W = $clog2(IMEM_DEPTH);
+  localparam int unsigned CMEM_W = $clog2(CMEM_BYTES / 4);
+  localparam int unsigned RST_CYCLES = 4;
+
+  // Queue entry layouts (LSB first, as listed).
+  localparam int unsigned LQ_W = 64 + 48 + 32;                 // at, cta id, linear
+  localparam int unsigned RQ_W = 64 + MEM_TAG_W + 1024;        // at, tag, data
+  localparam int unsigned MQ_W = 64 + MEM_TAG_W + 2 + 32 + 3 + 128 + 1024 + 4 + 32 + 32 + 1 + 1 + 6 + 18 + 5;
+  localparam int unsigned DQ_W = 64 + 32;                      // cycle, linear
+  localparam int unsigned TQ_W = 64 + 6 + 32 + 5 + 16 + 18 + 32 + 32 + 2 + 6 + 2 + 1 + 1024;
+  localparam int unsigned FQ_W = 64 + 4 + 6 + 18 + 5 + 32 + 32;
+
+  // MQ field offsets.
+  localparam int unsigned MQ_TAG  = 64;
+  localparam int unsigned MQ_CMD  = MQ_TAG + MEM_TAG_W;
+  localparam int unsigned MQ_ADDR = MQ_CMD + 2;
+  localparam int unsigned MQ_SIZE = MQ_ADDR + 32;
+  localparam int unsigned MQ_WM   = MQ_SIZE + 3;
+  localparam int unsigned MQ_WD   = MQ_WM + 128;
+  localparam int unsigned MQ_OP   = MQ_WD + 1024;
+  localparam int unsigned MQ_B    = MQ_OP + 4;
+  localparam int unsigned MQ_C    = MQ_B + 32;
+  localparam int unsigned MQ_LOC  = MQ_C + 32;
+  localparam int unsigned MQ_WB   = MQ_LOC + 1;
+  localparam int unsigned MQ_WARP = MQ_WB + 1;
+  localparam int unsigned MQ_PC   = MQ_WARP + 6;
+  localparam int unsigned MQ_LANE = MQ_PC + 18;
+  // TQ field offsets.
+  localparam int unsigned TQ_WARP = 64;
+  localparam int unsigned TQ_CTA  = TQ_WARP + 6;
+  localparam int unsigned TQ_WIC  = TQ_CTA + 32;
+  localparam int unsigned TQ_SEQ  = TQ_WIC + 5;
+  localparam int unsigned TQ_PC   = TQ_SEQ + 16;
+  localparam int unsigned TQ_ACT  = TQ_PC + 18;
+  localparam int unsigned TQ_EXEC = TQ_ACT + 32;
+  localparam int unsigned TQ_DST  = TQ_EXEC + 32;
+  localparam int unsigned TQ_REG  = TQ_DST + 2;
+  localparam int unsigned TQ_BEAT = TQ_REG + 6;
+  localparam int unsigned TQ_LAST = TQ_BEAT + 2;
+  localparam int unsigned TQ_DATA = TQ_LAST + 1;
+
+  // ---------------------------------------------------------------------------
+  // Target time and the SM clock.
+  // ---------------------------------------------------------------------------
+  logic [63:0] cycle_q, grant_q;
+  logic [2:0]  rst_cnt_q;
+  logic        err_q, err_pend_q, reached_pend_q;
+  logic [3:0]  err_code_q;
+  logic        sm_rst_n, run, sm_en, tick, clk_sm;
+  logic        out_room;            // every per-SM event queue has a free entry
+  logic        fault_any;
+
+  assign sm_rst_n = rst_ni && (rst_cnt_q == '0);
+  assign run      = sm_rst_n && !err_q && !fault_any && out_room && (cycle_q < grant_q);
+  assign sm_en    = run || !sm_rst_n;
+
+  wg_clk_gate u_clk_gate (
+    .clk_i (clk_i),
+    .en_i  (sm_en),
+    .clk_o (clk_sm),
+    .en_o  (tick)      // high: the SMs see a clock edge at the coming posedge
+  );
+
+  // A cycle of target time is one edge of the SM clock out of reset.
+  logic step;
+  assign step = tick && sm_rst_n;
+
+  // ---------------------------------------------------------------------------
+  // Command decode.
+  // ---------------------------------------------------------------------------
+  logic              cmd_fire, sm_ok, late;
+  logic [NUM_SMS-1:0] sel;           // SMs the command addresses
+  logic [NUM_SMS-1:0] lq_ready, rq_ready;
+  logic              cnt_pend_q;
+  logic [3:0]        cmd_err;
+
+  assign sm_ok = cmd_all_i || (32'(cmd_sm_i) < NUM_SMS);
+  assign late  = (cmd_at_i < cycle_q) || (cmd_at_i == cycle_q && step);
+
+  always_comb begin
+    sel = '0;
+    for (int s = 0; s < NUM_SMS; s++) sel[s] = cmd_all_i || (32'(cmd_sm_i) == s);
+  end
+
+  always_comb begin
+    cmd_ready_o = sm_rst_n;
+    if (sm_ok && !cmd_all_i && (cmd_op_i == OP_LAUNCH)) cmd_ready_o = sm_rst_n && lq_ready[SM_W'(cmd_sm_i)];
+    if (sm_ok && !cmd_all_i && (cmd_op_i == OP_MRSP))   cmd_ready_o = sm_rst_n && rq_ready[SM_W'(cmd_sm_i)];
+    if (cmd_op_i == OP_CNT_READ)                        cmd_ready_o = sm_rst_n && !cnt_pend_q;
+    if (cmd_op_i == OP_RESET)                           cmd_ready_o = 1'b1;
+  end
+  assign cmd_fire = cmd_valid_i && cmd_ready_o;
+
+  always_comb begin
+    cmd_err = '0;
+    unique case (cmd_op_i)
+      OP_NOP, OP_RESET: ;
+      OP_CFG, OP_IMEM, OP_CMEM, OP_LANE_EN: if (!sm_ok) cmd_err = ERR_SM;
+      OP_LAUNCH, OP_MRSP: begin
+        if (!sm_ok || cmd_all_i) cmd_err = ERR_SM;
+        else if (late)           cmd_err = ERR_LATE;
+      end
+      OP_GRANT:    if (cmd_at_i < grant_q) cmd_err = ERR_GRANT;
+      OP_CNT_READ: if (!sm_ok || cmd_all_i) cmd_err = ERR_SM;
+      default:     cmd_err = ERR_OP;
+    endcase
+  end
+
+  logic do_cfg, do_imem, do_cmem, do_lane, do_launch, do_mrsp;
+  assign do_cfg    = cmd_fire && cmd_op_i == OP_CFG     && cmd_err == '0;
+  assign do_imem   = cmd_fire && cmd_op_i == OP_IMEM    && cmd_err == '0;
+  assign do_cmem   = cmd_fire && cmd_op_i == OP_CMEM    && cmd_err == '0;
+  assign do_lane   = cmd_fire && cmd_op_i == OP_LANE_EN && cmd_err == '0;
+  assign do_launch = cmd_fire && cmd_op_i == OP_LAUNCH  && cmd_err == '0;
+  assign do_mrsp   = cmd_fire && cmd_op_i == OP_MRSP    && cmd_err == '0;
+
+  // ---------------------------------------------------------------------------
+  // The SMs with their queues.
+  // ---------------------------------------------------------------------------
+  logic [NUM_SMS-1:0]       busy, fault_vld;
+  logic [NUM_SMS-1:0]       has_ev, ev_take;      // per SM: an event waits / is taken
+  logic [NUM_SMS*3-1:0]     sm_kind;
+  logic [NUM_SMS*MQ_W-1:0]  mq_head;
+  logic [NUM_SMS*DQ_W-1:0]  dq_head;
+  logic [NUM_SMS*FQ_W-1:0]  fq_head;
+  logic [NUM_SMS*TQ_W-1:0]  tq_head;
+  logic [NUM_SMS*CNT_W-1:0] cnt_all;
+  logic [NUM_SMS-1:0]       room;
+  logic [NUM_SMS-1:0]       empty_all;
+  logic [NUM_SMS*LANES-1:0] lane_en_q;
+  logic                     flush;
+
+  assign flush = cmd_valid_i && cmd_op_i == OP_RESET;  // RESET is always accepted
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush) lane_en_q <= '1;
+    else if (do_lane) begin
+      for (int s = 0; s < NUM_SMS; s++) if (sel[s]) lane_en_q[s*LANES +: LANES] <= cmd_data_i[LANES-1:0];
+    end
+  end
+
+  for (genvar s = 0; s < NUM_SMS; s++) begin : g_sm
+    // Unused FIFO status outputs.
+    localparam int unsigned LQ_CW = $clog2(LAUNCH_DEPTH + 1);
+    localparam int unsigned RQ_CW = $clog2(RSP_DEPTH + 1);
+    localparam int unsigned OQ_CW = $clog2(OUT_DEPTH + 1);
+    logic [LQ_CW-1:0] u_lq_count_unused;
+    logic [RQ_CW-1:0] u_rq_count_unused;
+    logic [OQ_CW-1:0] u_mq_count_unused, u_dq_count_unused;
+    logic u_lq_full_unused, u_lq_empty_unused, u_rq_full_unused, u_rq_empty_unused;
+    logic u_mq_in_ready_unused, u_mq_empty_unused, u_dq_in_ready_unused, u_dq_empty_unused;
+
+    // Launch queue.
+    logic            lq_valid, lq_pop, cta_ready;
+    logic [LQ_W-1:0] lq_data;
+    logic            cta_valid;
+
+    wg_fifo #(.DEPTH(LAUNCH_DEPTH), .WIDTH(LQ_W)) u_lq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush),
+      .in_valid_i (do_launch && sel[s]),
+      .in_ready_o (lq_ready[s]),
+      .in_data_i  ({cmd_addr_i, cmd_data_i[47:0], cmd_at_i}),
+      .out_valid_o(lq_valid),
+      .out_ready_i(lq_pop),
+      .out_data_o (lq_data),
+      .count_o    (u_lq_count_unused),
+      .full_o     (u_lq_full_unused),
+      .empty_o    (u_lq_empty_unused)
+    );
+    assign cta_valid = lq_valid && (lq_data[63:0] <= cycle_q);
+    assign lq_pop    = step && cta_valid && cta_ready;
+
+    // Response queue.
+    logic            rq_valid, rq_pop, rsp_ready, rsp_valid;
+    logic [RQ_W-1:0] rq_data;
+
+    wg_fifo #(.DEPTH(RSP_DEPTH), .WIDTH(RQ_W)) u_rq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush),
+      .in_valid_i (do_mrsp && sel[s]),
+      .in_ready_o (rq_ready[s]),
+      .in_data_i  ({cmd_data_i, cmd_tag_i, cmd_at_i}),
+      .out_valid_o(rq_valid),
+      .out_ready_i(rq_pop),
+      .out_data_o (rq_data),
+      .count_o    (u_rq_count_unused),
+      .full_o     (u_rq_full_unused),
+      .empty_o    (u_rq_empty_unused)
+    );
+    assign rsp_valid = rq_valid && (rq_data[63:0] <= cycle_q);
+    assign rq_pop    = step && rsp_valid && rsp_ready;
+
+    // The SM.
+    logic                        mreq_valid, done_valid, ret_valid;
+    logic [MEM_TAG_W-1:0]        mreq_tag;
+    logic [1:0]                  mreq_cmd;
+    logic [31:0]                 mreq_addr, mreq_atom_b, mreq_atom_c;
+    logic [2:0]                  mreq_size;
+    logic [127:0]                mreq_wmask;
+    logic [1023:0]               mreq_wdata;
+    logic [3:0]                  mreq_atom_op;
+    logic                        mreq_local, mreq_wb;
+    logic [5:0]                  mreq_warp;
+    logic [17:0]                 mreq_pc;
+    logic [4:0]                  mreq_lane;
+    logic [31:0]                 done_linear;
+    logic [3:0]                  f_code;
+    logic [5:0]                  f_warp;
+    logic [17:0]                 f_pc;
+    logic [4:0]                  f_lane;
+    logic [31:0]                 f_addr, f_cta;
+    logic [5:0]                  r_warp, r_reg;
+    logic [31:0]                 r_cta, r_active, r_exec;
+    logic [4:0]                  r_wic;
+    logic [15:0]                 r_seq;
+    logic [17:0]                 r_pc;
+    logic [1:0]                  r_dst, r_beat;
+    logic                        r_last;
+    logic [1023:0]               r_data;
+    logic [63:0]                 c_cycles, c_active, c_winst, c_tinst;
+    logic [12*32-1:0]            c_class;
+    logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
+    logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
+
+    wg_sm #(
+      .NUM_WARPS  (NUM_WARPS),
+      .SIMD_WIDTH (SIMD_WIDTH),
+      .NUM_SIMD   (NUM_SIMD),
+      .NUM_REGS   (NUM_REGS),
+      .RF_BANKS   (RF_BANKS),
+      .NUM_CTAS   (NUM_CTAS),
+      .DMEM_BYTES (DMEM_BYTES),
+      .L1_SETS    (L1_SETS),
+      .L1_MSHRS   (L1_MSHRS),
+      .IMEM_DEPTH (IMEM_DEPTH),
+      .CMEM_BYTES (CMEM_BYTES),
+      .STACK_DEPTH(STACK_DEPTH),
+      .HAS_FP     (HAS_FP),
+      .MEM_BYTES  (128),
+      .MEM_TAG_W  (MEM_TAG_W),
+      .RETIRE_EN  (RETIRE_EN)
+    ) u_sm (
+      .clk_i             (clk_sm),
+      .rst_ni            (sm_rst_n),
+      .sm_id_i           (8'(s)),
+      .cfg_we_i          (do_cfg && sel[s]),
+      .cfg_addr_i        (cmd_addr_i[4:0]),
+      .cfg_wdata_i       (cmd_data_i[31:0]),
+      .imem_we_i         (do_imem && sel[s]),
+      .imem_addr_i       (cmd_addr_i[IMEM_W-1:0]),
+      .imem_wdata_i      (cmd_data_i[63:0]),
+      .cmem_we_i         (do_cmem && sel[s]),
+      .cmem_addr_i       (cmd_addr_i[CMEM_W-1:0]),
+      .cmem_wdata_i      (cmd_data_i[31:0]),
+      .cta_valid_i       (cta_valid),
+      .cta_ready_o       (cta_ready),
+      .cta_id_i          (lq_data[64 +: 48]),
+      .cta_linear_i      (lq_data[112 +: 32]),
+      .done_valid_o      (done_valid),
+      .done_ready_i      (1'b1),
+      .done_linear_o     (done_linear),
+      .busy_o            (busy[s]),
+      .mreq_valid_o      (mreq_valid),
+      .mreq_ready_i      (1'b1),
+      .mreq_tag_o        (mreq_tag),
+      .mreq_cmd_o        (mreq_cmd),
+      .mreq_addr_o       (mreq_addr),
+      .mreq_size_o       (mreq_size),
+      .mreq_wmask_o      (mreq_wmask),
+      .mreq_wdata_o      (mreq_wdata),
+      .mreq_atom_op_o    (mreq_atom_op),
+      .mreq_atom_b_o     (mreq_atom_b),
+      .mreq_atom_c_o     (mreq_atom_c),
+      .mreq_local_o      (mreq_local),
+      .mreq_wb_o         (mreq_wb),
+      .mreq_warp_o       (mreq_warp),
+      .mreq_pc_o         (mreq_pc),
+      .mreq_lane_o       (mreq_lane),
+      .mrsp_valid_i      (rsp_valid),
+      .mrsp_ready_o      (rsp_ready),
+      .mrsp_tag_i        (rq_data[64 +: MEM_TAG_W]),
+      .mrsp_rdata_i      (rq_data[64 + MEM_TAG_W +: 1024]),
+      .fault_valid_o     (fault_vld[s]),
+      .fault_code_o      (f_code),
+      .fault_warp_o      (f_warp),
+      .fault_pc_o        (f_pc),
+      .fault_lane_o      (f_lane),
+      .fault_addr_o      (f_addr),
+      .fault_cta_linear_o(f_cta),
+      .ret_valid_o       (ret_valid),
+      .ret_ready_i       (1'b1),
+      .ret_warp_o        (r_warp),
+      .ret_cta_linear_o  (r_cta),
+      .ret_wic_o         (r_wic),
+      .ret_seq_o         (r_seq),
+      .ret_pc_o          (r_pc),
+      .ret_active_o      (r_active),
+      .ret_exec_o        (r_exec),
+      .ret_dst_o         (r_dst),
+      .ret_reg_o         (r_reg),
+      .ret_beat_o        (r_beat),
+      .ret_last_o        (r_last),
+      .ret_data_o        (r_data),
+      .lane_en_i         (lane_en_q[s*LANES +: LANES]),
+      .cnt_cycles_o      (c_cycles),
+      .cnt_active_o      (c_active),
+      .cnt_winst_o       (c_winst),
+      .cnt_tinst_o       (c_tinst),
+      .cnt_class_o       (c_class),
+      .cnt_stall_idle_o  (c_idle),
+      .cnt_stall_hazard_o(c_hazard),
+      .cnt_stall_busy_o  (c_busy),
+      .cnt_bank_conf_o   (c_bank),
+      .cnt_wr_conf_o     (c_wr),
+      .cnt_mem_o         (c_mem)
+    );
+
+    assign cnt_all[s*CNT_W +: CNT_W] = {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class,
+                                        c_tinst, c_winst, c_active, c_cycles};
+
+    // Event queues: pushed on SM clock edges, stamped with the cycle.
+    logic mq_valid, mq_full, mq_pop, dq_valid, dq_full, dq_pop, tq_valid, tq_full, tq_pop;
+
+    wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(MQ_W)) u_mq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush),
+      .in_valid_i (step && mreq_valid),
+      .in_ready_o (u_mq_in_ready_unused),
+      .in_data_i  ({mreq_lane, mreq_pc, mreq_warp, mreq_wb, mreq_local, mreq_atom_c, mreq_atom_b,
+                    mreq_atom_op, mreq_wdata, mreq_wmask, mreq_size, mreq_addr, mreq_cmd, mreq_tag,
+                    cycle_q}),
+      .out_valid_o(mq_valid),
+      .out_ready_i(mq_pop),
+      .out_data_o (mq_head[s*MQ_W +: MQ_W]),
+      .count_o    (u_mq_count_unused),
+      .full_o     (mq_full),
+      .empty_o    (u_mq_empty_unused)
+    );
+
+    wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(DQ_W)) u_dq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush),
+      .in_valid_i (step && done_valid),
+      .in_ready_o (u_dq_in_ready_unused),
+      .in_data_i  ({done_linear, cycle_q}),
+      .out_valid_o(dq_valid),
+      .out_ready_i(dq_pop),
+      .out_data_o (dq_head[s*DQ_W +: DQ_W]),
+      .count_o    (u_dq_count_unused),
+      .full_o     (dq_full),
+      .empty_o    (u_dq_empty_unused)
+    );
+
+    if (RETIRE_EN) begin : g_ret
+      logic [OQ_CW-1:0] u_tq_count_unused;
+      logic             u_tq_in_ready_unused, u_tq_empty_unused;
+      wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(TQ_W)) u_tq (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .flush_i    (flush),
+        .in_valid_i (step && ret_valid),
+        .in_ready_o (u_tq_in_ready_unused),
+        .in_data_i  ({r_data, r_last, r_beat, r_reg, r_dst, r_exec, r_active, r_pc, r_seq, r_wic, r_cta,
+                      r_warp, cycle_q}),
+        .out_valid_o(tq_valid),
+        .out_ready_i(tq_pop),
+        .out_data_o (tq_head[s*TQ_W +: TQ_W]),
+        .count_o    (u_tq_count_unused),
+        .full_o     (tq_full),
+        .empty_o    (u_tq_empty_unused)
+      );
+    end else begin : g_noret
+      assign tq_valid = 1'b0;
+      assign tq_full  = 1'b0;
+      assign tq_head[s*TQ_W +: TQ_W] = '0;
+      logic unused_ret;
+      assign unused_ret = ^{ret_valid, r_warp, r_reg, r_cta, r_active, r_exec, r_wic, r_seq, r_pc, r_dst,
+                            r_beat, r_last, r_data, tq_pop};
+    end
+
+    // Fault: sticky in the SM; reported once, with the cycle it was first seen.
+    logic        f_seen_q, f_sent_q;
+    logic [63:0] f_cycle_q;
+    logic        fq_valid, fq_pop;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush) begin
+        f_seen_q  <= 1'b0;
+        f_sent_q  <= 1'b0;
+        f_cycle_q <= '0;
+      end else begin
+        if (fault_vld[s] && sm_rst_n && !f_seen_q) begin
+          f_seen_q  <= 1'b1;
+          f_cycle_q <= cycle_q;
+        end
+        if (fq_pop) f_sent_q <= 1'b1;
+      end
+    end
+    assign fq_valid = f_seen_q && !f_sent_q;
+    assign fq_head[s*FQ_W +: FQ_W] = {f_cta, f_addr, f_lane, f_pc, f_warp, f_code, f_cycle_q};
+
+    // Kind order within an SM: fault, done, memory request, retire beat.
+    always_comb begin
+      has_ev[s] = fq_valid || dq_valid || mq_valid || tq_valid;
+      sm_kind[s*3 +: 3] = fq_valid ? EV_FAULT : dq_valid ? EV_DONE : mq_valid ? EV_MREQ : EV_RETIRE;
+    end
+    assign fq_pop = ev_take[s] && fq_valid;
+    assign dq_pop = ev_take[s] && !fq_valid && dq_valid;
+    assign mq_pop = ev_take[s] && !fq_valid && !dq_valid && mq_valid;
+    assign tq_pop = ev_take[s] && !fq_valid && !dq_valid && !mq_valid && tq_valid;
+
+    assign room[s]      = !mq_full && !dq_full && !tq_full;
+    assign empty_all[s] = !has_ev[s];
+  end
+
+  assign out_room  = &room;
+  assign fault_any = |fault_vld;
+
+  // ---------------------------------------------------------------------------
+  // Event output: error, counters, then the SMs round robin, then REACHED.
+  // ---------------------------------------------------------------------------
+  logic              sm_gnt_valid, cnt_take, err_take, reached_take, sm_slot;
+  logic [NUM_SMS-1:0] sm_gnt;
+  logic [SM_W-1:0]   sm_idx;
+  logic [CNT_W-1:0]  cnt_snap_q;
+  logic [7:0]        cnt_sm_q;
+  logic [63:0]       cnt_cycle_q;
+  logic              reached_ok;
+
+  assign reached_ok = reached_pend_q && !run && (cycle_q == grant_q) && (&empty_all);
+  // The SM arbiter offers a grant only when neither the error nor the counters go first.
+  assign sm_slot = !err_pend_q && !cnt_pend_q;
+
+  wg_rr_arbiter #(.N(NUM_SMS)) u_ev_arb (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .req_i   (has_ev),
+    .lock_i  (1'b0),
+    .ready_i (ev_ready_i && sm_slot),
+    .valid_o (sm_gnt_valid),
+    .gnt_o   (sm_gnt),
+    .idx_o   (sm_idx)
+  );
+
+  assign ev_valid_o   = err_pend_q || cnt_pend_q || sm_gnt_valid || reached_ok;
+  assign err_take     = ev_ready_i && err_pend_q;
+  assign cnt_take     = ev_ready_i && !err_pend_q && cnt_pend_q;
+  assign ev_take      = (ev_ready_i && sm_slot) ? sm_gnt : '0;
+  assign reached_take = ev_ready_i && sm_slot && !sm_gnt_valid && reached_ok;
+
+  logic [MQ_W-1:0] mh;
+  logic [DQ_W-1:0] dh;
+  logic [FQ_W-1:0] fh;
+  logic [TQ_W-1:0] th;
+  assign mh = mq_head[sm_idx*MQ_W +: MQ_W];
+  assign dh = dq_head[sm_idx*DQ_W +: DQ_W];
+  assign fh = fq_head[sm_idx*FQ_W +: FQ_W];
+  assign th = tq_head[sm_idx*TQ_W +: TQ_W];
+
+  always_comb begin
+    ev_kind_o  = EV_REACHED;
+    ev_sm_o    = 8'(sm_idx);
+    ev_cycle_o = cycle_q;
+    if (err_pend_q) begin
+      ev_kind_o = EV_ERROR;
+      ev_sm_o   = '0;
+    end else if (cnt_pend_q) begin
+      ev_kind_o  = EV_COUNTERS;
+      ev_sm_o    = cnt_sm_q;
+      ev_cycle_o = cnt_cycle_q;
+    end else if (sm_gnt_valid) begin
+      ev_kind_o = sm_kind[sm_idx*3 +: 3];
+      unique case (sm_kind[sm_idx*3 +: 3])
+        EV_MREQ:  ev_cycle_o = mh[63:0];
+        EV_DONE:  ev_cycle_o = dh[63:0];
+        EV_FAULT: ev_cycle_o = fh[63:0];
+        default:  ev_cycle_o = th[63:0];
+      endcase
+    end else begin
+      ev_sm_o = '0;
+    end
+  end
+
+  assign ev_mreq_tag_o     = mh[MQ_TAG +: MEM_TAG_W];
+  assign ev_mreq_cmd_o     = mh[MQ_CMD +: 2];
+  assign ev_mreq_addr_o    = mh[MQ_ADDR +: 32];
+  assign ev_mreq_size_o    = mh[MQ_SIZE +: 3];
+  assign ev_mreq_wmask_o   = mh[MQ_WM +: 128];
+  assign ev_mreq_wdata_o   = mh[MQ_WD +: 1024];
+  assign ev_mreq_atom_op_o = mh[MQ_OP +: 4];
+  assign ev_mreq_atom_b_o  = mh[MQ_B +: 32];
+  assign ev_mreq_atom_c_o  = mh[MQ_C +: 32];
+  assign ev_mreq_local_o   = mh[MQ_LOC];
+  assign ev_mreq_wb_o      = mh[MQ_WB];
+  assign ev_mreq_warp_o    = mh[MQ_WARP +: 6];
+  assign ev_mreq_pc_o      = mh[MQ_PC +: 18];
+  assign ev_mreq_lane_o    = mh[MQ_LANE +: 5];
+  assign ev_done_linear_o  = dh[64 +: 32];
+  assign ev_fault_code_o       = fh[64 +: 4];
+  assign ev_fault_warp_o       = fh[68 +: 6];
+  assign ev_fault_pc_o         = fh[74 +: 18];
+  assign ev_fault_lane_o       = fh[92 +: 5];
+  assign ev_fault_addr_o       = fh[97 +: 32];
+  assign ev_fault_cta_linear_o = fh[129 +: 32];
+  assign ev_ret_warp_o       = th[TQ_WARP +: 6];
+  assign ev_ret_cta_linear_o = th[TQ_CTA +: 32];
+  assign ev_ret_wic_o        = th[TQ_WIC +: 5];
+  assign ev_ret_seq_o        = th[TQ_SEQ +: 16];
+  assign ev_ret_pc_o         = th[TQ_PC +: 18];
+  assign ev_ret_active_o     = th[TQ_ACT +: 32];
+  assign ev_ret_exec_o       = th[TQ_EXEC +: 32];
+  assign ev_ret_dst_o        = th[TQ_DST +: 2];
+  assign ev_ret_reg_o        = th[TQ_REG +: 6];
+  assign ev_ret_beat_o       = th[TQ_BEAT +: 2];
+  assign ev_ret_last_o       = th[TQ_LAST];
+  assign ev_ret_data_o       = th[TQ_DATA +: 1024];
+  assign ev_busy_o     = busy;
+  assign ev_cnt_o      = cnt_snap_q;
+  assign ev_err_code_o = err_code_q;
+
+  // ---------------------------------------------------------------------------
+  // State.
+  // ---------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush) begin
+      cycle_q        <= '0;
+      grant_q        <= '0;
+      rst_cnt_q      <= 3'(RST_CYCLES);
+      err_q          <= 1'b0;
+      err_pend_q     <= 1'b0;
+      err_code_q     <= '0;
+      reached_pend_q <= 1'b0;
+      cnt_pend_q     <= 1'b0;
+      cnt_snap_q     <= '0;
+      cnt_sm_q       <= '0;
+      cnt_cycle_q    <= '0;
+    end else begin
+      if (rst_cnt_q != '0) rst_cnt_q <= rst_cnt_q - 3'd1;
+      if (step) cycle_q <= cycle_q + 64'd1;
+      if (cmd_fire && cmd_err != '0 && !err_q) begin
+        err_q      <= 1'b1;
+        err_pend_q <= 1'b1;
+        err_code_q <= cmd_err;
+      end
+      if (err_take) err_pend_q <= 1'b0;
+      if (cmd_fire && cmd_op_i == OP_GRANT && cmd_err == '0) begin
+        grant_q        <= cmd_at_i;
+        reached_pend_q <= 1'b1;
+      end else if (reached_take) begin
+        reached_pend_q <= 1'b0;
+      end
+      if (cmd_fire && cmd_op_i == OP_CNT_READ && cmd_err == '0) begin
+        cnt_pend_q  <= 1'b1;
+        cnt_snap_q  <= cnt_all[SM_W'(cmd_sm_i)*CNT_W +: CNT_W];
+        cnt_sm_q    <= cmd_sm_i;
+        cnt_cycle_q <= cycle_q;
+      end else if (cnt_take) begin
+        cnt_pend_q <= 1'b0;
+      end
+    end
+  end
+
+  assign cycle_o   = cycle_q;
+  assign grant_o   = grant_q;
+  assign running_o = run;
+  assign error_o   = err_q;
+
+`ifndef SYNTHESIS
+  // A grant never moves back; target time never passes the grant.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !flush) begin
+      assert (cycle_q <= grant_q || !sm_rst_n)
+        else $error("wg_gpu: cycle %0d passed the grant %0d", cycle_q, grant_q);
+      assert (!(step && !run))
+        else $error("wg_gpu: SM clock edge while not running");
+    end
+  end
+`endif
+
+endmodule

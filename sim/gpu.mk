@@ -1,0 +1,53 @@
+# The multi-SM GPU top (rtl/wg_gpu.sv) as a C library and its test (docs/gpu.md).
+# Included by the top-level Makefile (-include sim/gpu.mk); adds to rtl-test::.
+#   make gpu-lib        build/gpu/libwggpu.a: Verilated wg_gpu + sim/wggpu.cpp
+#   make gpu-test       tests/rtl/test_gpu.c: kernels on GPU_NUM_SMS SMs under the
+#                       time-grant protocol, identical under different link behaviour
+#   make gpu-lint       verilator --lint-only -Wall of wg_gpu (3 SMs; 1 SM without retire)
+# GPU_NUM_SMS: 15, the GTX480 configuration (configs/gtx480.cfg n_sm); a configuration may use fewer.
+
+GPU_NUM_SMS ?= 15
+GPU_RETIRE_EN ?= 0
+GPU_DIR    := $(BUILD)/gpu
+GPU_OBJ    := $(GPU_DIR)/obj
+GPU_RTL     = $(shell scripts/rtl-deps.py wg_gpu)
+GPU_PARAMS := -GNUM_SMS=$(GPU_NUM_SMS) -GRETIRE_EN=$(GPU_RETIRE_EN)
+GPU_DEFS   := -DWGGPU_NUM_SMS=$(GPU_NUM_SMS) -DWGGPU_RETIRE_EN=$(GPU_RETIRE_EN)
+GPU_VFLAGS := --cc --build -j 2 -Wall --trace-fst --x-assign fast --x-initial fast \
+              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -march=native -I$(CURDIR)/sim $(GPU_DEFS)"
+
+.PHONY: gpu-lib gpu-test gpu-lint
+
+gpu-lib: $(GPU_LIB)
+
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu.mk
+	@mkdir -p $(GPU_OBJ)
+	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
+	@start=$$(date +%s); \
+	$(VERILATOR) $(GPU_VFLAGS) $(GPU_PARAMS) --top-module wg_gpu --Mdir $(GPU_OBJ) \
+		$(SM_VLT) $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
+	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
+		verilated.o verilated_fst_c.o verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
+		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
+	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"
+
+$(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h $(GPU_OBJ)/Vwg_gpu__ALL.a
+	$(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 wggpu.o
+
+$(GPU_LIB): $(GPU_OBJ)/Vwg_gpu__ALL.a $(GPU_OBJ)/wggpu.o
+	rm -f $@
+	cp $(GPU_OBJ)/Vwg_gpu__ALL.a $@
+	ar rcs $@ $(addprefix $(GPU_OBJ)/,verilated.o verilated_fst_c.o verilated_threads.o wggpu.o)
+
+$(GPU_DIR)/test_gpu: tests/rtl/test_gpu.c $(LIB) $(RTL_LIBS)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< $(LIB) $(LDLIBS)
+
+gpu-test: $(GPU_DIR)/test_gpu
+	$(GPU_DIR)/test_gpu
+
+gpu-lint:
+	$(VERILATOR) --lint-only -Wall $(SM_VLT) $(GPU_RTL) --top-module wg_gpu -GNUM_SMS=3
+	$(VERILATOR) --lint-only -Wall $(SM_VLT) $(GPU_RTL) --top-module wg_gpu -GNUM_SMS=1 -GRETIRE_EN=0
+	@echo "gpu-lint: clean"
+
+rtl-test:: gpu-test

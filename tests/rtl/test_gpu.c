@@ -1,0 +1,557 @@
+/*
+ * test_gpu: kernels on the Verilated multi-SM GPU top (rtl/wg_gpu.sv through
+ * sim/wggpu.h) under the conservative time-grant protocol of docs/gpu.md.
+ *
+ * A small host in this file plays the part of the link's host side: global
+ * memory with a fixed latency (every request answered `latency` cycles after
+ * the cycle it was issued in), CTAs dispatched round robin, the next CTA of an
+ * SM launched `dispatch` cycles after one of its CTAs completes, and grants of
+ * at most min(latency, dispatch) cycles. Each kernel runs under several link
+ * behaviours (grant windows, idle command and event cycles) and must give
+ * the golden model's memory and exactly the same event trace (cycle, SM, kind,
+ * address, tag of every event) and counters every time.
+ *
+ *   test_gpu [-v]     exit status 0 when every case passes
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "asm.h"
+#include "config.h"
+#include "func.h"
+#include "gmem.h"
+#include "launch.h"
+#include "stats.h"
+#include "wggpu.h"
+
+static int g_verbose;
+static uint32_t g_num_sms;
+
+/* ------------------------------------------------------------------------ */
+/* Cases                                                                     */
+
+struct buf {
+	uint32_t addr, size;
+};
+
+struct tcase {
+	wg_dim3 grid, block;
+	uint32_t dyn_shared;
+	uint8_t params[64];
+	uint32_t nbufs;
+	struct buf bufs[8];
+};
+
+static uint32_t rng_state = 1;
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+static uint32_t alloc_buf(struct wg_gmem *g, struct tcase *t, uint32_t bytes, int fill_f32)
+{
+	uint32_t a;
+	if (wg_gmem_alloc(g, bytes, &a)) {
+		fprintf(stderr, "test_gpu: device allocation of %u bytes failed\n", bytes);
+		exit(2);
+	}
+	uint8_t *p = wg_gmem_ptr(g, a, bytes);
+	for (uint32_t i = 0; i < bytes / 4; i++) {
+		float f = fill_f32 ? (float)((int)(rnd() % 2000) - 1000) / 37.0f : 0.0f;
+		memcpy(p + 4 * i, &f, 4);
+	}
+	t->bufs[t->nbufs].addr = a;
+	t->bufs[t->nbufs].size = bytes;
+	t->nbufs++;
+	return a;
+}
+
+static void put32(uint8_t *p, uint32_t off, uint32_t v)
+{
+	memcpy(p + off, &v, 4);
+}
+
+static void setup_vecadd(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 3000;
+	uint32_t a = alloc_buf(g, t, 4 * n, 1), b = alloc_buf(g, t, 4 * n, 1), c = alloc_buf(g, t, 4 * n, 0);
+	put32(t->params, 0, a);
+	put32(t->params, 8, b);
+	put32(t->params, 16, c);
+	put32(t->params, 24, n);
+	t->grid = (wg_dim3){ (n + 127) / 128, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+}
+
+static void setup_matmul(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 64;
+	uint32_t a = alloc_buf(g, t, 4 * n * n, 1), b = alloc_buf(g, t, 4 * n * n, 1), c = alloc_buf(g, t, 4 * n * n, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, a);
+	put32(t->params, 16, b);
+	put32(t->params, 24, c);
+	t->grid = (wg_dim3){ n / 16, n / 16, 1 };
+	t->block = (wg_dim3){ 16, 16, 1 };
+}
+
+static void setup_reduce(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t n = 6000;
+	uint32_t in = alloc_buf(g, t, 4 * n, 1), out = alloc_buf(g, t, 4 * 12, 0);
+	put32(t->params, 0, n);
+	put32(t->params, 8, in);
+	put32(t->params, 16, out);
+	t->grid = (wg_dim3){ 12, 1, 1 };
+	t->block = (wg_dim3){ 128, 1, 1 };
+	t->dyn_shared = 128 * 4;
+}
+
+static const struct {
+	const char *name, *file, *kernel;
+	void (*setup)(struct wg_gmem *, struct tcase *);
+} cases[] = {
+	{ "vecadd", "kernels/vecadd.s", "vecadd_f32", setup_vecadd },
+	{ "matmul", "kernels/matmul.s", "matmul", setup_matmul },
+	{ "reduce", "kernels/reduce.s", "reduce", setup_reduce },
+};
+
+/* ------------------------------------------------------------------------ */
+/* The host side                                                             */
+
+struct link {
+	uint32_t window;            /* grant window in cycles, 0 = random 1..lookahead */
+	uint32_t cmd_idle, ev_idle; /* per mille idle link cycles */
+	uint64_t seed;
+};
+
+struct pend {
+	uint64_t at;
+	uint8_t sm;
+	uint8_t op; /* WGGPU_LAUNCH or WGGPU_MRSP */
+	uint32_t tag, linear, x, y, z;
+	uint8_t data[WGGPU_MEM_BYTES];
+};
+
+struct run_result {
+	uint64_t end_cycle;   /* cycle of the last event */
+	uint64_t trace_hash;  /* over every event but REACHED and COUNTERS */
+	uint64_t nevents, link_cycles;
+	uint64_t winst, tinst, active, mem[WGGPU_CNT_WORDS];
+	double secs;
+};
+
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xFF;
+		h *= 0x100000001B3ull;
+	}
+	return h;
+}
+
+static uint32_t atom(uint32_t op, uint32_t old, uint32_t b, uint32_t c)
+{
+	return wg_func_atom_apply(op, old, b, c);
+}
+
+/* Applies a request to global memory; fills the response data. 0 or -1 (outside allocations). */
+static int serve(struct wg_gmem *g, const struct wggpu_ev *e, uint8_t *rdata)
+{
+	uint32_t bytes = 1u << e->size, off = e->addr & (WGGPU_MEM_BYTES - 1), block = e->addr - off;
+	memset(rdata, 0, WGGPU_MEM_BYTES);
+	if (e->cmd == 2) {
+		uint8_t *m = wg_gmem_ptr(g, e->addr, 4);
+		uint32_t old, nv;
+		if (!m)
+			return -1;
+		memcpy(&old, m, 4);
+		nv = atom(e->atom_op, old, e->atom_b, e->atom_c);
+		memcpy(m, &nv, 4);
+		memcpy(rdata + off, &old, 4);
+		return 0;
+	}
+	for (uint32_t i = off; i < off + bytes; i++) {
+		uint8_t *b = wg_gmem_ptr(g, block + i, 1);
+		if (e->cmd == 1 && e->wmask[i]) {
+			if (!b)
+				return -1;
+			*b = e->wdata[i];
+		} else if (e->cmd == 0 && b) {
+			rdata[i] = *b;
+		}
+	}
+	return 0;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct wggpu_ev *x = *(const struct wggpu_ev *const *)a, *y = *(const struct wggpu_ev *const *)b;
+	if (x->cycle != y->cycle)
+		return x->cycle < y->cycle ? -1 : 1;
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	return x < y ? -1 : x > y; /* arrival order within an SM (the array is in arrival order) */
+}
+
+static int cmp_pend(const void *a, const void *b)
+{
+	const struct pend *x = a, *y = b;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static void cmd(struct wggpu *g, uint8_t op, uint8_t sm, uint8_t all, uint64_t at, uint32_t addr, const void *data,
+                size_t n)
+{
+	struct wggpu_cmd c;
+	memset(&c, 0, sizeof(c));
+	c.op = op;
+	c.sm = sm;
+	c.all = all;
+	c.at = at;
+	c.addr = addr;
+	if (data)
+		memcpy(c.data, data, n);
+	wggpu_push(g, &c);
+}
+
+#define MAXEV (1u << 20)
+#define MAXPEND (1u << 16)
+
+static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel *k, const struct tcase *t,
+                   const struct link *lk, uint32_t latency, uint32_t dispatch, struct run_result *res)
+{
+	struct wggpu_info info;
+	uint32_t threads = t->block.x * t->block.y * t->block.z;
+	uint32_t nctas = t->grid.x * t->grid.y * t->grid.z, next = 0, done = 0;
+	uint32_t look = latency < dispatch ? latency : dispatch;
+	static struct wggpu_ev evs[MAXEV];
+	static struct wggpu_ev *order[MAXEV];
+	static struct pend pend[MAXPEND];
+	uint32_t npend = 0, inflight[64] = { 0 };
+	uint64_t T = 0, h = 0xCBF29CE484222325ull, rng = lk->seed | 1;
+	int flushing = 0, rc = -1;
+	clock_t c0 = clock();
+
+	wggpu_info(g, &info);
+	g_num_sms = info.num_sms;
+	memset(res, 0, sizeof(*res));
+	cmd(g, WGGPU_RESET, 0, 0, 0, 0, NULL, 0);
+	uint32_t cfgv[17] = { 0, k->regs, k->shared_bytes + t->dyn_shared, k->local_bytes, 0, t->block.x, t->block.y,
+		              t->block.z, t->grid.x, t->grid.y, t->grid.z, threads, k->param_bytes, 0, threads * nctas,
+		              0, 4 };
+	for (uint32_t i = 0; i < 17; i++)
+		cmd(g, WGGPU_CFG, 0, 1, 0, i, &cfgv[i], 4);
+	for (uint32_t i = 0; i < k->ninsns; i++)
+		cmd(g, WGGPU_IMEM, 0, 1, 0, i, &k->code[i], 8);
+	for (uint32_t i = 0; i < (k->param_bytes + 3) / 4; i++)
+		cmd(g, WGGPU_CMEM, 0, 1, 0, i, t->params + 4 * i, 4);
+
+	/* First CTAs at cycle 0: up to NUM_CTAS per SM round robin (the SM takes what fits). */
+	for (uint32_t r = 0; r < info.num_ctas && next < nctas; r++)
+		for (uint32_t s = 0; s < info.num_sms && next < nctas; s++, next++) {
+			struct pend *p = &pend[npend++];
+			memset(p, 0, sizeof(*p));
+			p->at = 0;
+			p->sm = (uint8_t)s;
+			p->op = WGGPU_LAUNCH;
+			p->linear = next;
+			p->x = next % t->grid.x;
+			p->y = next / t->grid.x % t->grid.y;
+			p->z = next / t->grid.x / t->grid.y;
+			inflight[s]++;
+		}
+
+	for (;;) {
+		uint64_t w = lk->window ? lk->window : 1 + (rng = rng * 6364136223846793005ull + 1442695040888963407ull) %
+		                                              look;
+		uint64_t G = T + (w < look ? w : look);
+		uint32_t nev = 0, keep = 0;
+		int reached = 0;
+		uint64_t busy = 0;
+
+		/* Everything due before the new grant, in target-time order, then the grant. */
+		qsort(pend, npend, sizeof(pend[0]), cmp_pend);
+		for (uint32_t i = 0; i < npend; i++) {
+			struct pend *p = &pend[i];
+			if (p->at >= G) {
+				pend[keep++] = *p;
+				continue;
+			}
+			if (p->op == WGGPU_LAUNCH) {
+				uint8_t id[6] = { (uint8_t)p->x, (uint8_t)(p->x >> 8), (uint8_t)p->y, (uint8_t)(p->y >> 8),
+					          (uint8_t)p->z, (uint8_t)(p->z >> 8) };
+				cmd(g, WGGPU_LAUNCH, p->sm, 0, p->at, p->linear, id, 6);
+			} else {
+				struct wggpu_cmd c;
+				memset(&c, 0, sizeof(c));
+				c.op = WGGPU_MRSP;
+				c.sm = p->sm;
+				c.at = p->at;
+				c.tag = p->tag;
+				memcpy(c.data, p->data, WGGPU_MEM_BYTES);
+				wggpu_push(g, &c);
+			}
+		}
+		npend = keep;
+		cmd(g, WGGPU_GRANT, 0, 0, G, 0, NULL, 0);
+
+		/* Run the link until the GPU reports the grant reached. */
+		for (uint64_t spin = 0; !reached; spin++) {
+			wggpu_tick(g, 64);
+			struct wggpu_ev *e = &evs[nev];
+			while (nev < MAXEV && wggpu_pop(g, e)) {
+				if (e->kind == WGGPU_EV_REACHED) {
+					reached = 1;
+					busy = e->busy;
+					continue;
+				}
+				if (e->kind == WGGPU_EV_ERROR) {
+					printf("  GPU protocol error %u at cycle %" PRIu64 "\n", e->err, e->cycle);
+					goto out;
+				}
+				if (e->kind == WGGPU_EV_FAULT) {
+					printf("  SM %u fault code %u warp %u pc %u lane %u addr 0x%08x at cycle %" PRIu64 "\n", e->sm,
+					       e->code, e->fwarp, e->fpc, e->flane, e->faddr, e->cycle);
+					goto out;
+				}
+				e = &evs[++nev];
+			}
+			if (spin > 10000000) {
+				printf("  no REACHED %" PRIu64 " (cycle %" PRIu64 ")\n", G, wggpu_cycle(g));
+				goto out;
+			}
+		}
+
+		/* The host models in target-time order. */
+		for (uint32_t i = 0; i < nev; i++)
+			order[i] = &evs[i];
+		qsort(order, nev, sizeof(order[0]), cmp_ev);
+		for (uint32_t i = 0; i < nev; i++) {
+			const struct wggpu_ev *e = order[i];
+			h = fnv(h, e->cycle);
+			h = fnv(h, (uint64_t)e->sm << 8 | e->kind);
+			res->nevents++;
+			res->end_cycle = e->cycle;
+			if (e->kind == WGGPU_EV_MREQ) {
+				struct pend *p = &pend[npend++];
+				h = fnv(h, (uint64_t)e->addr << 32 | e->tag << 8 | e->cmd << 4 | e->size);
+				memset(p, 0, sizeof(*p));
+				p->at = e->cycle + latency;
+				p->sm = e->sm;
+				p->op = WGGPU_MRSP;
+				p->tag = e->tag;
+				if (serve(mem, e, p->data)) {
+					printf("  SM %u: access outside allocations at 0x%08x (pc %u)\n", e->sm, e->addr, e->pc);
+					goto out;
+				}
+			} else if (e->kind == WGGPU_EV_DONE) {
+				h = fnv(h, e->linear);
+				done++;
+				inflight[e->sm]--;
+				if (next < nctas) {
+					struct pend *p = &pend[npend++];
+					memset(p, 0, sizeof(*p));
+					p->at = e->cycle + dispatch;
+					p->sm = e->sm;
+					p->op = WGGPU_LAUNCH;
+					p->linear = next;
+					p->x = next % t->grid.x;
+					p->y = next / t->grid.x % t->grid.y;
+					p->z = next / t->grid.x / t->grid.y;
+					inflight[e->sm]++;
+					next++;
+				}
+			}
+		}
+		T = G;
+		if (done == nctas && !flushing) {
+			/* Write back the L1s (the GPU is stopped at T: the flush starts there on every run). */
+			uint32_t v = 4;
+			cmd(g, WGGPU_CFG, 0, 1, 0, 16, &v, 4);
+			flushing = 1;
+			continue;
+		}
+		if (flushing && !busy && npend == 0)
+			break;
+		if (T > 50000000) {
+			printf("  timeout: %u of %u CTAs done\n", done, nctas);
+			goto out;
+		}
+	}
+	res->trace_hash = h;
+	res->link_cycles = wggpu_link_cycles(g);
+	res->secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	/* Counters of every SM, summed (cycles excluded: they run to the last grant). */
+	for (uint32_t s = 0; s < info.num_sms; s++) {
+		struct wggpu_ev e;
+		int got = 0;
+		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 0, NULL, 0);
+		for (int spin = 0; spin < 1000 && !got; spin++) {
+			wggpu_tick(g, 4);
+			while (wggpu_pop(g, &e))
+				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
+					got = 1;
+		}
+		if (!got) {
+			printf("  no counters from SM %u\n", s);
+			goto out;
+		}
+		/* docs/gpu.md 4.2: cycles, active, warp insts, thread insts (64 bits each), ... */
+		res->active += (uint64_t)e.cnt[2] | (uint64_t)e.cnt[3] << 32;
+		res->winst += (uint64_t)e.cnt[4] | (uint64_t)e.cnt[5] << 32;
+		res->tinst += (uint64_t)e.cnt[6] | (uint64_t)e.cnt[7] << 32;
+		for (uint32_t i = 8; i < WGGPU_CNT_WORDS; i++)
+			res->mem[i] += e.cnt[i];
+		if (g_verbose)
+			printf("    SM %u: %" PRIu64 " warp insts\n", s, (uint64_t)e.cnt[4] | (uint64_t)e.cnt[5] << 32);
+	}
+	rc = 0;
+out:
+	return rc;
+}
+
+static int run_case(int ci)
+{
+	static const struct link links[] = {
+		{ 0xFFFFFFFFu, 0, 0, 1 }, /* whole lookahead, an ideal link */
+		{ 7, 300, 300, 2 },       /* short grants, a third of the link cycles idle */
+		{ 0, 600, 100, 3 },       /* random grants, a slow command side */
+	};
+	const uint32_t latency = 200, dispatch = 40;
+	struct wg_image img = { 0 };
+	struct wg_gmem *g0 = NULL, *g1 = NULL;
+	struct wg_func *f = NULL;
+	struct wg_config cfg;
+	struct wg_stats st;
+	struct wg_err err;
+	struct tcase t;
+	struct run_result first = { 0 };
+	int ok = 0;
+
+	memset(&t, 0, sizeof(t));
+	rng_state = 777 + ci;
+	if (wg_asm_file(&img, cases[ci].file, stderr)) {
+		printf("FAIL %s: assembly failed\n", cases[ci].name);
+		return 0;
+	}
+	const struct wg_kernel *k = wg_image_find(&img, cases[ci].kernel);
+	if (!k) {
+		printf("FAIL %s: no kernel %s\n", cases[ci].name, cases[ci].kernel);
+		goto out;
+	}
+	wg_gmem_create(&g0, 1u << 30);
+	cases[ci].setup(g0, &t);
+
+	/* Golden model. */
+	wg_gmem_clone(g0, &g1);
+	wg_config_default(&cfg);
+	wg_func_create(&f, g1, &cfg);
+	struct wg_launch l = {
+		.kernel = k,
+		.grid = t.grid,
+		.block = t.block,
+		.params = t.params,
+		.dyn_shared = t.dyn_shared,
+		.threads_per_cta = t.block.x * t.block.y * t.block.z,
+		.warps_per_cta = (t.block.x * t.block.y * t.block.z + 31) / 32,
+		.ctas = (uint64_t)t.grid.x * t.grid.y * t.grid.z,
+	};
+	wg_stats_clear(&st);
+	if (wg_func_run(f, &l, &st, NULL, &err)) {
+		printf("FAIL %s: golden model: %s\n", cases[ci].name, err.msg);
+		goto out;
+	}
+
+	ok = 1;
+	for (unsigned li = 0; li < sizeof(links) / sizeof(links[0]); li++) {
+		struct wggpu_opts o = { .cmd_idle = links[li].cmd_idle, .ev_idle = links[li].ev_idle, .seed = links[li].seed };
+		struct wggpu *g = NULL;
+		struct wg_gmem *gm = NULL;
+		struct run_result r;
+
+		wg_gmem_clone(g0, &gm);
+		if (wggpu_create(&g, &o)) {
+			printf("FAIL %s: cannot create the GPU model\n", cases[ci].name);
+			wg_gmem_destroy(gm);
+			ok = 0;
+			break;
+		}
+		if (run_gpu(g, gm, k, &t, &links[li], latency, dispatch, &r)) {
+			printf("FAIL %s: link set-up %u: run failed\n", cases[ci].name, li);
+			ok = 0;
+		} else {
+			for (uint32_t b = 0; b < t.nbufs; b++) {
+				uint8_t *p0 = wg_gmem_ptr(g1, t.bufs[b].addr, t.bufs[b].size);
+				uint8_t *p1 = wg_gmem_ptr(gm, t.bufs[b].addr, t.bufs[b].size);
+				if (memcmp(p0, p1, t.bufs[b].size)) {
+					uint32_t i = 0;
+					while (p0[i] == p1[i])
+						i++;
+					printf("FAIL %s: link set-up %u: buffer %u differs from the golden model at byte %u\n",
+					       cases[ci].name, li, b, i);
+					ok = 0;
+				}
+			}
+			if (r.winst != st.warp_insts) {
+				printf("FAIL %s: link set-up %u: %" PRIu64 " warp instructions, golden model %" PRIu64 "\n",
+				       cases[ci].name, li, r.winst, (uint64_t)st.warp_insts);
+				ok = 0;
+			}
+			if (li == 0) {
+				first = r;
+			} else if (r.trace_hash != first.trace_hash || r.end_cycle != first.end_cycle ||
+			           r.nevents != first.nevents || r.active != first.active || r.tinst != first.tinst ||
+			           memcmp(r.mem, first.mem, sizeof(r.mem))) {
+				printf("FAIL %s: link set-up %u changes the target-time results: last event at cycle %" PRIu64
+				       " vs %" PRIu64 ", %" PRIu64 " vs %" PRIu64 " events, trace %016" PRIx64 " vs %016" PRIx64
+				       "\n",
+				       cases[ci].name, li, r.end_cycle, first.end_cycle, r.nevents, first.nevents, r.trace_hash,
+				       first.trace_hash);
+				ok = 0;
+			}
+			printf("  %-7s link %u: %8" PRIu64 " GPU cycles %7" PRIu64 " events %9" PRIu64
+			       " link cycles  %.2f s  %.0f GPU cycles/s\n",
+			       cases[ci].name, li, r.end_cycle, r.nevents, r.link_cycles, r.secs,
+			       r.secs > 0 ? (double)r.end_cycle / r.secs : 0.0);
+		}
+		wggpu_destroy(g);
+		wg_gmem_destroy(gm);
+	}
+	printf("%s %s (%u SMs, CTAs %u, identical under %zu link set-ups)\n", ok ? "PASS" : "FAIL", cases[ci].name,
+	       g_num_sms, t.grid.x * t.grid.y * t.grid.z, sizeof(links) / sizeof(links[0]));
+out:
+	if (f)
+		wg_func_destroy(f);
+	wg_gmem_destroy(g0);
+	wg_gmem_destroy(g1);
+	wg_image_free(&img);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	int pass = 0, n = (int)(sizeof(cases) / sizeof(cases[0]));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-v"))
+			g_verbose = 1;
+		else {
+			fprintf(stderr, "usage: test_gpu [-v]\n");
+			return 2;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		pass += run_case(i);
+	printf("%d passed, %d failed\n", pass, n - pass);
+	return pass == n ? 0 : 1;
+}
