@@ -1,4 +1,4 @@
-/* GPGPU-Sim cache configuration strings (docs/memory-models.md section 5). */
+/* GPGPU-Sim cache configuration strings (docs/memory-models.md section 4.1). */
 #include "cache_str.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * GPGPU-Sim cache configuration strings (docs/memory-models.md section 5):
+ * GPGPU-Sim cache configuration strings (docs/memory-models.md section 4.1):
  * the short form "sets:line:assoc" and the full form
  *
  *   [T:]sets:line:assoc,R:W:A:WA[:I],M:E:G,Q[:F][,P]
