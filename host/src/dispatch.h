@@ -57,7 +57,7 @@ struct wg_occupancy {
 	uint32_t limits;        /* WG_LIMIT_* of every resource whose bound equals ctas */
 	uint32_t limit;         /* the first of them in the order threads, regs, smem, ctas */
 	uint32_t warps_per_cta; /* ceil(threads / 32) */
-	uint32_t by_threads;    /* max_warps_per_sm / warps_per_cta */
+	uint32_t by_threads;    /* max_warps_per_sm / warps_per_cta (0 above max_threads_per_cta) */
 	uint32_t by_regs;       /* reg_warp_slots / warps_per_cta, warp slots not counted */
 	uint32_t by_smem;       /* shmem_bytes / smem_per_cta (UINT32_MAX without shared memory) */
 	uint32_t by_ctas;       /* max_ctas_per_sm */
