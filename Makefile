@@ -21,7 +21,10 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
 CPPFLAGS += -Ihost/include -Ihost/src
 # Every program links the Verilated SM (the "sim" target) with libwarpgate.
 WGSIM_LIB := $(BUILD)/sim/libwgsim.a
-LDLIBS += $(WGSIM_LIB) -lstdc++ -lz -lpthread -lm
+# ... and the Verilated GPU top (the "gpu" target, sim/gpu.mk).
+GPU_LIB := $(BUILD)/gpu/libwggpu.a
+RTL_LIBS := $(GPU_LIB) $(WGSIM_LIB)
+LDLIBS += $(RTL_LIBS) -lstdc++ -lz -lpthread -lm
 
 HOST_SRCS := $(sort $(wildcard host/src/*.c))
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -64,11 +67,11 @@ $(LIB): $(HOST_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(CLI): $(BUILD)/obj/host/cli/warpgate.o $(LIB) $(WGSIM_LIB)
+$(CLI): $(BUILD)/obj/host/cli/warpgate.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 # --- kernel programs -------------------------------------------------------
-$(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(WGSIM_LIB)
+$(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(RTL_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
@@ -79,7 +82,7 @@ bench: all
 	@scripts/bench-func.sh $(BUILD)
 
 # --- tests -----------------------------------------------------------------
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(WGSIM_LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
@@ -119,14 +122,15 @@ rtl-test::
 -include sim/coalescer.mk
 -include sim/smem.mk
 -include sim/l1.mk
--include sim/bench.mk
+-include sim/gpu.mk
 -include sim/bench_link.mk
+-include sim/bench.mk
 
 # --- install ---------------------------------------------------------------
-install: $(LIB) $(WGSIM_LIB) $(CLI)
+install: $(LIB) $(RTL_LIBS) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 host/include/warpgate.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(LIB) $(WGSIM_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB) $(RTL_LIBS) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1|' host/warpgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/warpgate.pc
 

@@ -12,7 +12,7 @@ COSIM := $(BUILD)/wg-cosim
 
 .PHONY: cosim
 
-$(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB) $(WGSIM_LIB)
+$(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 cosim: $(COSIM)

@@ -55,6 +55,8 @@ static const struct key_desc keys[] = {
 	U32("dram_queue", dram_queue, 1, 1024, "DRAM request queue per channel"),
 	U32("rop_latency", rop_latency, 0, 10000, "L2 (ROP) latency in core cycles"),
 	U32("dram_latency", dram_latency, 0, 10000, "DRAM latency in core cycles"),
+	U32("sm_mem_latency", sm_mem_latency, 1, 10000, "SM memory port to the interconnect, core cycles"),
+	U32("cta_dispatch_latency", cta_dispatch_latency, 1, 100000, "CTA completion to the next launch on that SM"),
 	U32("bet_cycles", bet_cycles, 1, 100000, "power-gating break-even time"),
 	U32("wakeup_cycles", wakeup_cycles, 0, 100000, "power-gating wake-up latency"),
 	U32("idle_detect_cycles", idle_detect_cycles, 0, 100000, "idle cycles before a lane is gated"),
@@ -96,6 +98,8 @@ void wg_config_default(struct wg_config *c)
 	c->dram_queue = 32;
 	c->rop_latency = 120;
 	c->dram_latency = 100;
+	c->sm_mem_latency = 32;
+	c->cta_dispatch_latency = 40;
 	c->bet_cycles = 100;
 	c->wakeup_cycles = 3;
 	c->idle_detect_cycles = 5;

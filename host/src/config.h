@@ -41,6 +41,8 @@ struct wg_config {
 	uint32_t dram_queue;           /* dram_queue */
 	uint32_t rop_latency;          /* rop_latency */
 	uint32_t dram_latency;         /* dram_latency */
+	uint32_t sm_mem_latency;       /* sm_mem_latency: SM memory port to the interconnect (a fixed pipeline) */
+	uint32_t cta_dispatch_latency; /* cta_dispatch_latency: CTA completion to the next launch on that SM */
 	/* power gating */
 	uint32_t bet_cycles;           /* bet_cycles */
 	uint32_t wakeup_cycles;        /* wakeup_cycles */

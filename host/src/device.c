@@ -18,7 +18,7 @@
 #include "target.h"
 #include "warpgate.h"
 
-const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, NULL };
+const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, &wg_target_gpu, NULL };
 
 struct wg_module {
 	struct wg_device *dev;
