@@ -63,7 +63,7 @@ static void usage(FILE *out, const char *name, const char *text)
 		"usage: %s [options]\n"
 		"%s\n"
 		"options:\n"
-		"  --target TARGET      func (default), sim, board, usb\n"
+		"  --target TARGET      func (default), sim (one SM), gpu (the whole GPU), board\n"
 		"  --config FILE        GPU configuration file (default: built-in)\n"
 		"  --size small|default problem size (small is what CI runs)\n"
 		"  --n N                override the problem size\n"
@@ -72,6 +72,7 @@ static void usage(FILE *out, const char *name, const char *text)
 		"  --retire-log FILE    write the retire log of every warp instruction\n"
 		"  --trace-fst FILE     write an FST waveform of the RTL (sim target; GTKWave opens it)\n"
 		"  --option KEY=VALUE   a target option (wg_set_option), e.g. lockstep=0, mem_latency=100\n"
+		"  --cta-policy NAME    CTA dispatch on the gpu target: rr, consolidate or congestion\n"
 		"  --help               this text\n"
 		"The kernel source is looked up in $WG_KERNEL_DIR, else next to the program\n"
 		"(../../kernels from its directory). Exit status: 0 result correct,\n"
@@ -132,6 +133,7 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		{ "retire-log", required_argument, NULL, 'r' },
 		{ "trace-fst", required_argument, NULL, 'T' },
 		{ "option", required_argument, NULL, 'O' },
+		{ "cta-policy", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +186,17 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 				wgk_die(k, "--option: expected KEY=VALUE, got '%s'", optarg);
 			k->opt.options[k->opt.noptions++] = optarg;
 			break;
+		case 'P': {
+			static char pol[64];
+
+			if (strcmp(optarg, "rr") && strcmp(optarg, "consolidate") && strcmp(optarg, "congestion"))
+				wgk_die(k, "--cta-policy: expected rr, consolidate or congestion, got '%s'", optarg);
+			if (k->opt.noptions == WGK_MAX_OPTIONS)
+				wgk_die(k, "--option: more than %d given", WGK_MAX_OPTIONS);
+			snprintf(pol, sizeof(pol), "cta_policy=%s", optarg);
+			k->opt.options[k->opt.noptions++] = pol;
+			break;
+		}
 		case 'h':
 			usage(stdout, name, text);
 			exit(WGK_EXIT_PASS);

@@ -3,7 +3,7 @@
 # then exercise the CLI's run command and its error paths.
 set -u
 build=$1
-targets=${WG_TEST_TARGETS:-func sim}
+targets=${WG_TEST_TARGETS:-func sim gpu}
 pass=0; fail=0
 check() { # name, command...
 	local name=$1; shift
@@ -44,6 +44,32 @@ PY
 	check "sim output equals func output" cmp <(head -c 512 "$tmp/c.bin") "$tmp/c_sim.bin"
 	check "FST waveform written" test -s "$tmp/v.fst"
 fi
+# The whole GPU (15 SMs, host memory models): the same output, each CTA policy, link-independence.
+check "cli run vecadd on gpu" "$cli" run kernels/vecadd.s --kernel vecadd --grid 4 --block 64 --target gpu \
+	--arg iota:1024 --arg iota:1024 --arg zeros:1024 --arg 256 --dump c:"$tmp/c_gpu.bin" --json "$tmp/gpu.json"
+check "gpu output equals func output" cmp "$tmp/c.bin" "$tmp/c_gpu.bin"
+check "gpu json has the memory system" grep -q '"l2_hit_rate"' "$tmp/gpu.json"
+for pol in rr consolidate congestion; do
+	check "cli run vecadd on gpu --cta-policy $pol" "$cli" run kernels/vecadd.s --kernel vecadd --grid 40 \
+		--block 64 --target gpu --cta-policy "$pol" --arg iota:10240 --arg iota:10240 --arg zeros:10240 \
+		--arg 2560 --dump c:"$tmp/c_$pol.bin" --json "$tmp/$pol.json"
+done
+check "consolidate output equals rr output" cmp "$tmp/c_rr.bin" "$tmp/c_consolidate.bin"
+check "congestion output equals rr output" cmp "$tmp/c_rr.bin" "$tmp/c_congestion.bin"
+check "gpu: short grants and an idle link give the same cycles" "$cli" run kernels/vecadd.s --kernel vecadd \
+	--grid 40 --block 64 --target gpu --option grant_window=5 --option link_idle=400,300 --arg iota:10240 \
+	--arg iota:10240 --arg zeros:10240 --arg 2560 --json "$tmp/rr_slow.json"
+check "gpu cycles independent of the link" python3 - "$tmp/rr.json" "$tmp/rr_slow.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for k in ("cycles", "inst_executed"):
+    assert a["totals"][k] == b["totals"][k], "%s: %s vs %s" % (k, a["totals"][k], b["totals"][k])
+assert a["totals"]["memory"] == b["totals"]["memory"], "memory counters differ"
+for k in ("l2_hits", "l2_misses", "dram_reads", "dram_row_hits", "icnt_stall_cycles", "sm_active_cycles"):
+    assert a["target_counters"][k] == b["target_counters"][k], "%s differs" % k
+PY
+check_fails "cli bad cta policy" "rr, consolidate or congestion" "$cli" run kernels/vecadd.s --grid 1 --block 1 \
+	--target gpu --cta-policy fastest
 check_fails "cli unknown target" "unknown target" "$cli" run kernels/vecadd.s --grid 1 --block 1 --target nosuch
 check_fails "cli missing file" "kernels/nosuch.s" "$cli" run kernels/nosuch.s --grid 1 --block 1
 printf '.kernel k\n.regs 2\n  IADD R1, R0, \n  EXIT\n' >"$tmp/bad.s"

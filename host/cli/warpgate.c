@@ -147,7 +147,10 @@ static void run_help(void)
 	     "  -j, --json FILE         write statistics as JSON ('-' for standard output)\n"
 	     "  -r, --retire-log FILE   write the retire stream (docs/retire-log.md)\n"
 	     "      --trace-fst FILE    FST waveform of the RTL (sim target), for GTKWave\n"
-	     "      --option KEY=VALUE  a target option, e.g. lockstep=0, mem_latency=100 (docs/cosim.md)\n"
+	     "      --option KEY=VALUE  a target option, e.g. lockstep=0, mem_latency=100 (docs/cosim.md);\n"
+	     "                          the gpu target also takes configuration keys (docs/config.md)\n"
+	     "      --cta-policy NAME   CTA dispatch on the gpu target: rr, consolidate or congestion\n"
+	     "                          (docs/dispatch.md; the same as --option cta_policy=NAME)\n"
 	     "  -q, --quiet             no summary line\n"
 	     "  -h, --help              this text\n"
 	     "\n"
@@ -325,6 +328,7 @@ static int cmd_run(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },   { "retire-log", required_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
 		{ "trace-fst", required_argument, NULL, 'T' }, { "option", required_argument, NULL, 'O' },
+		{ "cta-policy", required_argument, NULL, 'P' },
 		{ 0 }
 	};
 	const char *kname = NULL, *target = "func", *config = NULL, *json = NULL, *retire = NULL;
@@ -374,6 +378,16 @@ static int cmd_run(int argc, char **argv)
 				die_usage("run", "--option expects KEY=VALUE (at most 32)");
 			options[noptions++] = optarg;
 			break;
+		case 'P': {
+			static char pol[64];
+
+			if (noptions == 32 || (strcmp(optarg, "rr") && strcmp(optarg, "consolidate") &&
+			                       strcmp(optarg, "congestion")))
+				die_usage("run", "--cta-policy expects rr, consolidate or congestion");
+			snprintf(pol, sizeof(pol), "cta_policy=%s", optarg);
+			options[noptions++] = pol;
+			break;
+		}
 		case 'h': run_help(); return 0;
 		default: die_usage("run", "bad option");
 		}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "dispatch.h"
@@ -136,7 +137,7 @@ int wg_gpu_host_option(struct wg_gpu_host_opts *o, const char *key, const char *
 	}
 	snprintf(err->msg, sizeof(err->msg),
 	         "unknown option (gpu takes trace_fst, sched, l1_mode, l1_split, grant_window, link_idle, link_seed, "
-	         "watchdog, mem_latency)");
+	         "watchdog, mem_latency, and the configuration keys of docs/config.md)");
 	return WG_ENOTSUP;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad value '%s' for option %s", value ? value : "(null)", key);
@@ -368,6 +369,14 @@ static int cmp_pend(const void *a, const void *b)
 	if (x->op != y->op)
 		return x->op < y->op ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static double wall_seconds(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
 static const struct wggpu_ev *g_sort_evs;
@@ -957,6 +966,7 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 	uint64_t link0 = env->ops->link_cycles(env->ctx);
 	int rc, flushing = 0;
 	clock_t c0 = clock();
+	double w0 = wall_seconds(), wnext = w0 + 3.0; /* the progress line starts after 3 s */
 
 	R.E = env;
 	R.l = l;
@@ -1051,6 +1061,13 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 		if (flushing && R.T >= flush_at + FLUSH_SETTLE && !R.busy_mask && R.npend == 0 && !R.nback &&
 		    (!R.mem || !wg_memsys_outstanding(R.mem)))
 			break;
+		if (R.grants % 64 == 0 && wg_progress_enabled() && wall_seconds() >= wnext) {
+			double w = wall_seconds() - w0;
+
+			wg_progress("%s: cycle %" PRIu64 "  CTAs %" PRIu64 "/%" PRIu64 "  %.0f cycles/s", R.k->name, R.T,
+			            R.done, R.total, w > 0 ? (double)R.T / w : 0.0);
+			wnext = wall_seconds() + 0.5;
+		}
 		if (R.T - R.last_event > o->watchdog && R.T > o->watchdog) {
 			snprintf(err->msg, sizeof(err->msg), "kernel '%s': no progress for %" PRIu64 " cycles at cycle %"
 			         PRIu64 ": %" PRIu64 " of %" PRIu64 " CTAs done, %zu commands pending, busy SMs 0x%" PRIx64,
@@ -1078,6 +1095,7 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 		disp_totals(tot, wg_dispatch_stats(R.disp));
 	}
 out:
+	wg_progress_end();
 	tot->link_cycles += env->ops->link_cycles(env->ctx) - link0;
 	tot->host_seconds += (double)(clock() - c0) / CLOCKS_PER_SEC;
 	if (local_base)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int log_level = -1;
 
@@ -44,4 +45,39 @@ void wg_log(int level, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static int progress_on = -1, progress_shown;
+
+int wg_progress_enabled(void)
+{
+	if (progress_on < 0) {
+		const char *s = getenv("WG_PROGRESS");
+
+		progress_on = s ? atoi(s) != 0 : isatty(STDERR_FILENO);
+	}
+	return progress_on && wg_log_get_level() >= WG_LOG_WARN;
+}
+
+void wg_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!wg_progress_enabled())
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	progress_shown = 1;
+}
+
+void wg_progress_end(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = 0;
 }

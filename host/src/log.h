@@ -9,6 +9,16 @@ void wg_log_set_level(int level);
 int wg_log_get_level(void);
 void wg_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * A one-line progress report for long runs, rewritten in place on stderr, only
+ * when stderr is a terminal and the level is at least warn (WG_PROGRESS=0
+ * turns it off, =1 forces it). wg_progress_end clears the line once a run
+ * that printed one is over.
+ */
+int wg_progress_enabled(void);
+void wg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void wg_progress_end(void);
+
 #define wg_err(...) wg_log(WG_LOG_ERROR, __VA_ARGS__)
 #define wg_warn(...) wg_log(WG_LOG_WARN, __VA_ARGS__)
 #define wg_info(...) wg_log(WG_LOG_INFO, __VA_ARGS__)

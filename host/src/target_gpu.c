@@ -95,6 +95,26 @@ static int gpu_set_option(void *priv, const char *key, const char *value, struct
 		return gpu_new_model(G, err);
 	}
 	rc = wg_gpu_host_option(&G->o, key, value, err);
+	if (rc == WG_ENOTSUP) {
+		/* a configuration key (docs/config.md) for the launches to come */
+		char why[256] = "";
+		struct wg_config c = G->cfg;
+
+		if (!strcmp(key, "n_sm") || !strcmp(key, "config")) {
+			snprintf(err->msg, sizeof(err->msg), "%s cannot change after the device is opened (use --config)",
+			         key);
+			return WG_EINVAL;
+		}
+		rc = wg_config_set(&c, key, value ? value : "", why, sizeof(why));
+		if (rc == 0) {
+			G->cfg = c;
+			return 0;
+		}
+		if (strstr(why, "unknown key"))
+			return WG_ENOTSUP; /* err still lists the target's own options */
+		snprintf(err->msg, sizeof(err->msg), "%s", why);
+		return WG_EINVAL;
+	}
 	if (rc)
 		return rc;
 	if (!strcmp(key, "link_idle"))

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "../../sim/wgsim.h"
 #include "func.h"
@@ -729,8 +730,17 @@ static void mem_counters(struct wg_stats *st, const struct wgsim_counter *before
 	}
 }
 
+static double wall_seconds(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
+}
+
 static int run_loop(struct run *R)
 {
+	double w0 = wall_seconds(), wnext = w0 + 3.0; /* the progress line starts after 3 s */
 	struct sim *S = R->S;
 	const struct wg_launch *l = R->l;
 	uint64_t total = (uint64_t)l->grid.x * l->grid.y * l->grid.z, next = 0, done = 0, flush_at = 0;
@@ -759,6 +769,14 @@ static int run_loop(struct run *R)
 		}
 		stepped = wgsim_step(S->s, 1);
 		R->cycle = wgsim_cycle(S->s);
+		if ((R->cycle & 4095) == 0 && wg_progress_enabled() && wall_seconds() >= wnext) {
+			double w = wall_seconds() - w0;
+
+			wg_progress("%s: cycle %llu  CTAs %llu/%llu  %.0f cycles/s", R->k->name,
+			            (unsigned long long)(R->cycle - R->cycle0), (unsigned long long)done,
+			            (unsigned long long)total, w > 0 ? (double)(R->cycle - R->cycle0) / w : 0.0);
+			wnext = wall_seconds() + 0.5;
+		}
 		/* beats first: they tell which warp a slot holds */
 		while (!rc && wgsim_retire_pop(S->s, b) == 1)
 			rc = retire_beat(R, b);
@@ -816,6 +834,7 @@ static int run_loop(struct run *R)
 	if (R->ls)
 		rc = wg_lockstep_end(R->ls, R->cycle, R->err);
 out:
+	wg_progress_end();
 	R->st->ctas += done;
 	free(q);
 	free(b);
