@@ -123,6 +123,7 @@ rtl-test::
 -include sim/smem.mk
 -include sim/l1.mk
 -include sim/gpu.mk
+-include sim/board.mk
 -include sim/bench_link.mk
 -include sim/bench.mk
 

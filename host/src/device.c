@@ -18,7 +18,8 @@
 #include "target.h"
 #include "warpgate.h"
 
-const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, &wg_target_gpu, NULL };
+const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, &wg_target_gpu, &wg_target_board,
+                                                   NULL };
 
 struct wg_module {
 	struct wg_device *dev;

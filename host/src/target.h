@@ -30,6 +30,7 @@ struct wg_target_ops {
 extern const struct wg_target_ops wg_target_func; /* target_func.c */
 extern const struct wg_target_ops wg_target_sim;  /* target_sim.c */
 extern const struct wg_target_ops wg_target_gpu;  /* target_gpu.c */
+extern const struct wg_target_ops wg_target_board; /* target_board.c */
 
 /* Registered targets, NULL-terminated. */
 extern const struct wg_target_ops *const wg_targets[];
