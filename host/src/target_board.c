@@ -950,6 +950,26 @@ static int parse_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
 	return 0;
 }
 
+/* A configuration key (docs/config.md) for the launches to come, as the gpu target takes them. */
+static int config_option(struct board *B, const char *key, const char *value, struct wg_err *err)
+{
+	struct wg_config c = B->cfg;
+	char why[256] = "";
+
+	if (!strcmp(key, "n_sm") || !strcmp(key, "config")) {
+		snprintf(err->msg, sizeof(err->msg), "%s cannot change after the device is opened (use --config)", key);
+		return WG_EINVAL;
+	}
+	if (wg_config_set(&c, key, value ? value : "", why, sizeof(why)) == 0) {
+		B->cfg = c;
+		return 0;
+	}
+	if (strstr(why, "unknown key"))
+		return WG_ENOTSUP;
+	snprintf(err->msg, sizeof(err->msg), "%s", why);
+	return WG_EINVAL;
+}
+
 static int board_set_option(void *priv, const char *key, const char *value, struct wg_err *err)
 {
 	struct board *B = priv;
@@ -982,9 +1002,12 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 	} else {
 		rc = wg_gpu_host_option(&B->o, key, value, err);
 		if (rc == WG_ENOTSUP)
+			rc = config_option(B, key, value, err);
+		if (rc == WG_ENOTSUP)
 			snprintf(err->msg, sizeof(err->msg), "unknown option (board takes socket, board_exe, batch, "
 			         "max_payload, window, link_delay_us, rto_ms, trace_fst, sched, l1_mode, l1_split, "
-			         "grant_window, link_idle, link_seed, watchdog, mem_latency)");
+			         "grant_window, link_idle, link_seed, watchdog, mem_latency, and the configuration keys "
+			         "of docs/config.md)");
 		if (rc)
 			return rc;
 		/* the idle emulation lives in the board's model */

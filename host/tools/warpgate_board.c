@@ -386,7 +386,7 @@ int main(int argc, char **argv)
 	struct wg_board_sock_params p;
 	struct sigaction sa;
 	struct stat sb;
-	int rc, fd;
+	int rc, fd, ls = -1;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
@@ -403,6 +403,12 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* the socket first: a bad path fails before the model is built */
+	if (o.socket_path) {
+		ls = listen_on(o.socket_path);
+		if (ls < 0)
+			return 1;
+	}
 	memset(&b, 0, sizeof(b));
 	memset(&mo, 0, sizeof(mo));
 	mo.trace_fst = o.trace_fst;
@@ -412,16 +418,14 @@ int main(int argc, char **argv)
 	rc = wggpu_create(&b.g, &mo);
 	if (rc) {
 		fprintf(stderr, "warpgate-board: cannot create the Verilated GPU: %s\n", wg_strerror(rc));
+		if (ls >= 0) {
+			close(ls);
+			unlink(o.socket_path);
+		}
 		return 1;
 	}
 	wggpu_info(b.g, &info);
 	if (o.socket_path) {
-		int ls = listen_on(o.socket_path);
-
-		if (ls < 0) {
-			wggpu_destroy(b.g);
-			return 1;
-		}
 		fprintf(stderr, "warpgate-board: %u SMs, listening on %s\n", info.num_sms, o.socket_path);
 		fd = accept_one(ls, o.socket_path);
 		if (fd < 0) {

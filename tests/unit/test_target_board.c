@@ -745,6 +745,11 @@ static void unknown_and_bad_options_are_refused_with_the_list(void **state)
 	assert_int_equal(wg_target_board.set_option(x->priv, "link_delay_us", "500", &err), 0);
 	assert_int_equal(wg_target_board.set_option(x->priv, "sched", "fifo", &err), WG_EINVAL);
 	assert_int_equal(wg_target_board.set_option(x->priv, "sched", "gto", &err), 0);
+	/* configuration keys, as on the gpu target */
+	assert_int_equal(wg_target_board.set_option(x->priv, "cta_policy", "consolidate", &err), 0);
+	assert_int_equal(wg_target_board.set_option(x->priv, "cta_policy", "bogus", &err), WG_EINVAL);
+	assert_int_equal(wg_target_board.set_option(x->priv, "n_sm", "2", &err), WG_EINVAL);
+	assert_non_null(strstr(err.msg, "n_sm cannot change after the device is opened"));
 }
 
 static void a_small_batch_and_a_slow_link_give_the_same_cycles(void **state)

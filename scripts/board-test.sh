@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# make board-test (docs/board.md): the board target gives what the gpu target gives.
+#  1. every kernel program at --size small on --target gpu and on --target board (the
+#     board process started by the target): the JSON statistics must be identical, except
+#     the figures that measure the host or the link (seconds, rates, link cycles, the
+#     link's own counters);
+#  2. one program again over a slow link with small frames (link_delay_us, batch,
+#     max_payload): the same figures, and more frames than in run 1;
+#  3. one program against a board started by hand on a socket path (--socket), which exits
+#     cleanly when the program closes the connection;
+#  4. the board program's command line: --help, bad arguments, a bad socket path.
+set -u
+build=${1:-build}
+board=$build/warpgate-board
+slow_kernel=${BOARD_TEST_SLOW:-reduce}
+hand_kernel=${BOARD_TEST_HAND:-vecadd}
+pass=0; fail=0
+tmp=$(mktemp -d)
+hand_pid=
+cleanup() { [ -n "$hand_pid" ] && kill "$hand_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "board-test: FAIL $*"; }
+
+# run NAME LOG PROGRAM ARGS...: the program must pass
+run() {
+	local name=$1 log=$2; shift 2
+	if "$@" >"$log" 2>&1; then ok; else bad "$name: $*"; tail -20 "$log"; return 1; fi
+}
+
+# same NAME A.json B.json: identical statistics but for what measures the host or the link
+same() {
+	if python3 - "$2" "$3" >"$tmp/cmp" 2>&1 <<'PY'; then ok; else bad "$1: statistics differ"; cat "$tmp/cmp"; fi
+import json, sys
+SKIP = {"target", "host_seconds", "warp_insts_per_second", "sim_cycles_per_second", "link_cycles", "link"}
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k not in SKIP}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+def diff(a, b, path, out):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            diff(a.get(k, "(missing)"), b.get(k, "(missing)"), path + "." + k, out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, "%s[%d]" % (path, i), out)
+    elif a != b:
+        out.append("%s: gpu %s, board %s" % (path, a, b))
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])
+out = []
+diff(a, b, "", out)
+for line in out[:20]:
+    print("  " + line)
+if not a.get("totals", {}).get("cycles"):
+    print("  no cycles in the statistics")
+    out.append("")
+sys.exit(1 if out else 0)
+PY
+}
+
+# link FILE KEY: a counter of the board target's link statistics
+link() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["target_counters"]["link"][sys.argv[2]])' "$1" "$2"
+}
+
+[ -x "$board" ] || { echo "board-test: $board is missing (make board)"; exit 1; }
+
+# 1. every kernel program on both targets
+for k in "$build"/kernels/*; do
+	[ -x "$k" ] || continue
+	n=$(basename "$k")
+	run "$n on gpu" "$tmp/$n.gpu.log" "$k" --target gpu --size small --json "$tmp/$n.gpu.json" || continue
+	run "$n on board" "$tmp/$n.board.log" "$k" --target board --size small --json "$tmp/$n.board.json" || continue
+	same "$n" "$tmp/$n.gpu.json" "$tmp/$n.board.json"
+done
+
+# 2. a slow link with small frames: the same figures, more frames
+k=$build/kernels/$slow_kernel
+if [ -f "$tmp/$slow_kernel.gpu.json" ] && run "$slow_kernel on a slow board link" "$tmp/slow.log" "$k" \
+	--target board --size small --option link_delay_us=200 --option batch=3 --option max_payload=1024 \
+	--json "$tmp/slow.json"; then
+	same "$slow_kernel over a slow link" "$tmp/$slow_kernel.gpu.json" "$tmp/slow.json"
+	f1=$(link "$tmp/$slow_kernel.board.json" tx_frames) f2=$(link "$tmp/slow.json" tx_frames)
+	if [ "$f2" -gt "$f1" ]; then ok; else bad "batch=3 sent $f2 command frames, not more than the $f1 of the default"; fi
+	r=$(link "$tmp/slow.json" tx_retransmitted)
+	[ "$r" = 0 ] && ok || echo "board-test: note: $r frames retransmitted on the slow link"
+fi
+
+# 3. a board started by hand on a socket path
+sock=$tmp/board.sock
+k=$build/kernels/$hand_kernel
+"$board" --socket "$sock" >"$tmp/hand.log" 2>&1 &
+hand_pid=$!
+for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.1; done
+if [ -S "$sock" ] && [ -f "$tmp/$hand_kernel.gpu.json" ] && run "$hand_kernel on a board at $sock" \
+	"$tmp/hand.run.log" "$k" --target board --size small --option socket="$sock" --json "$tmp/hand.json"; then
+	same "$hand_kernel on a hand-started board" "$tmp/$hand_kernel.gpu.json" "$tmp/hand.json"
+	if wait "$hand_pid"; then ok; else bad "the hand-started board exited with status $?"; cat "$tmp/hand.log"; fi
+	[ ! -e "$sock" ] && ok || bad "the board left its socket file $sock behind"
+else
+	bad "no board listening on $sock"; cat "$tmp/hand.log"
+fi
+hand_pid=
+
+# 4. the command line
+"$board" --help >"$tmp/help" 2>&1 && grep -q -- "--socket PATH" "$tmp/help" && ok || bad "warpgate-board --help"
+"$board" >"$tmp/e1" 2>&1; [ $? = 2 ] && grep -q "exactly one of --socket PATH and --fd N" "$tmp/e1" && ok ||
+	bad "warpgate-board without --socket or --fd: $(cat "$tmp/e1")"
+"$board" --fd 0 --window 0 >"$tmp/e2" 2>&1; [ $? = 2 ] && grep -q "window: bad value '0'" "$tmp/e2" && ok ||
+	bad "warpgate-board --window 0: $(cat "$tmp/e2")"
+"$board" --socket /nonexistent-dir/b.sock >"$tmp/e3" 2>&1; [ $? = 1 ] &&
+	grep -q "cannot listen on /nonexistent-dir/b.sock" "$tmp/e3" && ok || bad "bad socket path: $(cat "$tmp/e3")"
+
+echo "board-test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
