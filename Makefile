@@ -125,6 +125,7 @@ rtl-test::
 -include sim/gpu.mk
 -include sim/board.mk
 -include sim/bench_link.mk
+-include sim/link.mk
 -include sim/bench.mk
 
 # --- install ---------------------------------------------------------------
