@@ -194,7 +194,12 @@ module wg_gpu #(
 
   assign sm_rst_n = rst_ni && (rst_cnt_q == '0);
   assign run      = sm_rst_n && !err_q && !fault_any && out_room && (cycle_q < grant_q);
-  assign sm_en    = run || !sm_rst_n;
+  // A set-up write (CFG, IMEM, CMEM) clocks the SMs once without advancing target time: the
+  // SMs' set-up registers live in their clock domain. The host sends set-up writes only while
+  // the GPU stands at its grant with the SMs idle (docs/gpu.md section 3); during such an edge
+  // the SMs see no launch, no response and no ready, so nothing moves but the write.
+  logic setup_tick;
+  assign sm_en    = run || !sm_rst_n || setup_tick;
 
   wg_clk_gate u_clk_gate (
     .clk_i (clk_i),
@@ -203,9 +208,11 @@ module wg_gpu #(
     .en_o  (tick)      // high: the SMs see a clock edge at the coming posedge
   );
 
-  // A cycle of target time is one edge of the SM clock out of reset.
-  logic step;
-  assign step = tick && sm_rst_n;
+  // A cycle of target time is one edge of the SM clock while running (run is stable from the
+  // falling edge, where the clock gate samples its enable, to the rising edge).
+  logic step, unused_tick;
+  assign step = run;
+  assign unused_tick = tick;
 
   // ---------------------------------------------------------------------------
   // Command decode.
@@ -249,6 +256,7 @@ module wg_gpu #(
   end
 
   logic do_cfg, do_imem, do_cmem, do_lane, do_launch, do_mrsp;
+  assign setup_tick = do_cfg || do_imem || do_cmem;
   assign do_cfg    = cmd_fire && cmd_op_i == OP_CFG     && cmd_err == '0;
   assign do_imem   = cmd_fire && cmd_op_i == OP_IMEM    && cmd_err == '0;
   assign do_cmem   = cmd_fire && cmd_op_i == OP_CMEM    && cmd_err == '0;
@@ -397,16 +405,16 @@ module wg_gpu #(
       .cmem_we_i         (do_cmem && sel[s]),
       .cmem_addr_i       (cmd_addr_i[CMEM_W-1:0]),
       .cmem_wdata_i      (cmd_data_i[31:0]),
-      .cta_valid_i       (cta_valid),
+      .cta_valid_i       (cta_valid && step),
       .cta_ready_o       (cta_ready),
       .cta_id_i          (lq_data[64 +: 48]),
       .cta_linear_i      (lq_data[112 +: 32]),
       .done_valid_o      (done_valid),
-      .done_ready_i      (1'b1),
+      .done_ready_i      (step),
       .done_linear_o     (done_linear),
       .busy_o            (busy[s]),
       .mreq_valid_o      (mreq_valid),
-      .mreq_ready_i      (1'b1),
+      .mreq_ready_i      (step),
       .mreq_tag_o        (mreq_tag),
       .mreq_cmd_o        (mreq_cmd),
       .mreq_addr_o       (mreq_addr),
@@ -421,7 +429,7 @@ module wg_gpu #(
       .mreq_warp_o       (mreq_warp),
       .mreq_pc_o         (mreq_pc),
       .mreq_lane_o       (mreq_lane),
-      .mrsp_valid_i      (rsp_valid),
+      .mrsp_valid_i      (rsp_valid && step),
       .mrsp_ready_o      (rsp_ready),
       .mrsp_tag_i        (rq_data[64 +: MEM_TAG_W]),
       .mrsp_rdata_i      (rq_data[64 + MEM_TAG_W +: 1024]),
@@ -433,7 +441,7 @@ module wg_gpu #(
       .fault_addr_o      (f_addr),
       .fault_cta_linear_o(f_cta),
       .ret_valid_o       (ret_valid),
-      .ret_ready_i       (1'b1),
+      .ret_ready_i       (step),
       .ret_warp_o        (r_warp),
       .ret_cta_linear_o  (r_cta),
       .ret_wic_o         (r_wic),
@@ -717,8 +725,8 @@ module wg_gpu #(
     if (rst_ni && !flush) begin
       assert (cycle_q <= grant_q || !sm_rst_n)
         else $error("wg_gpu: cycle %0d passed the grant %0d", cycle_q, grant_q);
-      assert (!(step && !run))
-        else $error("wg_gpu: SM clock edge while not running");
+      assert (!(step && !tick))
+        else $error("wg_gpu: a target cycle without an SM clock edge");
     end
   end
 `endif

@@ -53,6 +53,9 @@
 namespace {
 constexpr int kEinval = -1; // WG_EINVAL
 constexpr int kEnomem = -2; // WG_ENOMEM
+#if !VM_TRACE_FST
+constexpr int kEnotsup = -13; // WG_ENOTSUP
+#endif
 
 uint64_t splitmix(uint64_t *s)
 {
@@ -217,6 +220,10 @@ int wggpu_create(struct wggpu **gp, const struct wggpu_opts *opts)
 		g->fst = new VerilatedFstC;
 		g->top->trace(g->fst, 99);
 		g->fst->open(g->opts.trace_fst);
+#else
+		delete g->top;
+		delete g;
+		return kEnotsup; // built without tracing: make gpu-lib GPU_TRACE=1
 #endif
 	}
 	Vwg_gpu *t = g->top;

@@ -76,6 +76,16 @@ static int gpu_new_model(struct gpu *G, struct wg_err *err)
 	o.ev_idle = G->o.ev_idle;
 	o.seed = G->o.link_seed;
 	rc = wggpu_create(&G->g, &o);
+	if (rc == WG_ENOTSUP && o.trace_fst) {
+		/* keep a working model without the waveform */
+		G->trace_fst[0] = '\0';
+		o.trace_fst = NULL;
+		if (wggpu_create(&G->g, &o) == 0)
+			wggpu_info(G->g, &G->info);
+		snprintf(err->msg, sizeof(err->msg), "this build of the Verilated GPU has no FST tracing (rebuild it with "
+		         "make gpu-lib GPU_TRACE=1)");
+		return rc;
+	}
 	if (rc) {
 		snprintf(err->msg, sizeof(err->msg), "cannot create the Verilated GPU (wggpu_create: %s)",
 		         wg_strerror(rc));
