@@ -54,3 +54,18 @@ gpu-lint:
 	@echo "gpu-lint: clean"
 
 rtl-test:: gpu-test
+
+# Whole-GPU simulation speed (GTX480: 15 SMs, host memory models) on BFS and matrix multiply.
+#   make bench-gpu [BENCH_GPU_SIZE=small|default]
+BENCH_GPU_SIZE ?= small
+.PHONY: bench-gpu
+bench-gpu: $(BUILD)/kernels/bfs $(BUILD)/kernels/matmul
+	@mkdir -p $(GPU_DIR)/bench
+	@for k in bfs matmul; do \
+		$(BUILD)/kernels/$$k --target gpu --size $(BENCH_GPU_SIZE) --json $(GPU_DIR)/bench/$$k.json >/dev/null \
+			|| exit 1; \
+		python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); c=t["target_counters"]; \
+print("bench-gpu: %-7s %2d SMs %10d GPU cycles %8.1f s host %9.0f GPU cycles/s  IPC %.3f" % (sys.argv[2], \
+c["num_sms"], c["cycles"], t["totals"]["host_seconds"], c["sim_cycles_per_second"], c["ipc"]))' \
+			$(GPU_DIR)/bench/$$k.json $$k; \
+	done
