@@ -68,13 +68,22 @@ link() {
 
 [ -x "$board" ] || { echo "board-test: $board is missing (make board)"; exit 1; }
 
-# 1. every kernel program on both targets
+now() { date +%s.%N; }
+
+# 1. every kernel program on both targets (wall-clock seconds printed, not checked)
 for k in "$build"/kernels/*; do
 	[ -x "$k" ] || continue
 	n=$(basename "$k")
+	t0=$(now)
 	run "$n on gpu" "$tmp/$n.gpu.log" "$k" --target gpu --size small --json "$tmp/$n.gpu.json" || continue
+	t1=$(now)
 	run "$n on board" "$tmp/$n.board.log" "$k" --target board --size small --json "$tmp/$n.board.json" || continue
+	t2=$(now)
 	same "$n" "$tmp/$n.gpu.json" "$tmp/$n.board.json"
+	printf 'board-test: %-10s %8s cycles  gpu %6.2f s  board %6.2f s  %s frames out, %s in\n' "$n" \
+		"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["cycles"])' "$tmp/$n.gpu.json")" \
+		"$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" \
+		"$(link "$tmp/$n.board.json" tx_frames)" "$(link "$tmp/$n.board.json" rx_frames)"
 done
 
 # 2. a slow link with small frames: the same figures, more frames

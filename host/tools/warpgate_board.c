@@ -417,7 +417,11 @@ int main(int argc, char **argv)
 	mo.seed = o.seed;
 	rc = wggpu_create(&b.g, &mo);
 	if (rc) {
-		fprintf(stderr, "warpgate-board: cannot create the Verilated GPU: %s\n", wg_strerror(rc));
+		if (rc == WG_ENOTSUP && o.trace_fst)
+			fprintf(stderr, "warpgate-board: --trace-fst: this build of the Verilated GPU has no FST tracing "
+			        "(rebuild it with make gpu-lib GPU_TRACE=1)\n");
+		else
+			fprintf(stderr, "warpgate-board: cannot create the Verilated GPU: %s\n", wg_strerror(rc));
 		if (ls >= 0) {
 			close(ls);
 			unlink(o.socket_path);
