@@ -212,7 +212,7 @@ module wg_link #(
   logic [7:0]       ev_type, ev_words;
   logic             ev_flush, ev_bad, ev_rec_ready;
 
-  wg_link_ev #(.MEM_TAG_W(MEM_TAG_W), .NUM_SMS(NUM_SMS), .CNT_W(CNT_W)) u_ev (
+  wg_link_ev #(.MEM_TAG_W(MEM_TAG_W), .NUM_SMS(NUM_SMS), .CNT_W(CNT_W), .RETIRE_EN(RETIRE_EN)) u_ev (
     .ev_kind_i             (ev_kind_i),
     .ev_sm_i               (ev_sm_i),
     .ev_cycle_i            (ev_cycle_i),
@@ -352,7 +352,7 @@ module wg_link #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      if (ev_valid_i) assert (ev_kind_i <= 3'd6) else $error("wg_link: event of unknown kind %0d dropped", ev_kind_i);
+      if (ev_valid_i) assert (!ev_bad) else $error("wg_link: event of kind %0d dropped", ev_kind_i);
     end
   end
 `endif

@@ -116,22 +116,36 @@ module wg_link_cmd #(
     end
   end
 
+  // A record's first byte clears every field; then each byte has its own enable (an
+  // explicit decode: no shifter over the 1024-bit data field).
+  logic first, at_hit, addr_hit, data_hit;
+  assign first    = in_fire && in_off_i == 8'd0;
+  assign at_hit   = in_fire && has_at && at_i < 8'd8;
+  assign addr_hit = in_fire && has_addr && addr_i < 8'd4;
+  assign data_hit = in_fire && data_i < data_len;
+
   always_ff @(posedge clk_i) begin
-    if (in_fire) begin
-      if (in_off_i == 8'd0) begin
-        op_q   <= in_type_i[3:0];
-        sm_q   <= in_data_i;
-        all_q  <= 1'b0;
-        at_q   <= '0;
-        addr_q <= '0;
-        tag_q  <= '0;
-        data_q <= '0;
-      end
-      if (in_off_i == 8'd1) all_q <= in_data_i[0];
-      if (has_tag && (in_off_i == 8'd2 || in_off_i == 8'd3)) tag_q[in_off_i[0]*8 +: 8] <= in_data_i;
-      if (has_at && at_i < 8'd8) at_q[at_i[2:0]*8 +: 8] <= in_data_i;
-      if (has_addr && addr_i < 8'd4) addr_q[addr_i[1:0]*8 +: 8] <= in_data_i;
-      if (data_i < data_len) data_q[data_i[6:0]*8 +: 8] <= in_data_i;
+    if (first) begin
+      op_q <= in_type_i[3:0];
+      sm_q <= in_data_i;
+    end
+    if (first)                              all_q <= 1'b0;
+    else if (in_fire && in_off_i == 8'd1)   all_q <= in_data_i[0];
+    for (int k = 0; k < 2; k++) begin
+      if (first)                                                      tag_q[k*8 +: 8] <= '0;
+      else if (in_fire && has_tag && in_off_i == 8'(2 + k))           tag_q[k*8 +: 8] <= in_data_i;
+    end
+    for (int k = 0; k < 8; k++) begin
+      if (first)                                 at_q[k*8 +: 8] <= '0;
+      else if (at_hit && at_i[2:0] == 3'(k))     at_q[k*8 +: 8] <= in_data_i;
+    end
+    for (int k = 0; k < 4; k++) begin
+      if (first)                                 addr_q[k*8 +: 8] <= '0;
+      else if (addr_hit && addr_i[1:0] == 2'(k)) addr_q[k*8 +: 8] <= in_data_i;
+    end
+    for (int k = 0; k < 128; k++) begin
+      if (first)                                 data_q[k*8 +: 8] <= '0;
+      else if (data_hit && data_i[6:0] == 7'(k)) data_q[k*8 +: 8] <= in_data_i;
     end
   end
 

@@ -9,13 +9,16 @@
 //     (0x63) when the lane values are zero, so the coding is lossless.
 //   - flush_o: the GPU waits for the host after this event (REACHED, COUNTERS,
 //     ERROR, FAULT), so its frame is closed at once instead of waiting for more.
-//   - bad_o: kind 7, which the GPU top does not produce; the link drops it.
+//   - bad_o: kind 7, which the GPU top does not produce (nor RETIRE when RETIRE_EN
+//     is 0: a build without the retire port carries none of its logic); the link
+//     drops it.
 `default_nettype none
 
 module wg_link_ev #(
   parameter int unsigned MEM_TAG_W = 8,
   parameter int unsigned NUM_SMS   = 15,
   parameter int unsigned CNT_W     = 1664,
+  parameter bit          RETIRE_EN = 1'b1,  // 0: the GPU has no retire port; RETIRE is not packed
   // Derived: do not override.
   parameter int unsigned REC_W = wg_link_pkg::REC_MAX * 8
 ) (
@@ -123,7 +126,7 @@ module wg_link_ev #(
         type_o           = wg_link_pkg::T_FAULT;
         flush_o          = 1'b1;
       end
-      EV_RETIRE: begin
+      EV_RETIRE: if (!RETIRE_EN) bad_o = 1'b1; else begin
         rec_o[B1 +: 8]   = {2'd0, ev_ret_warp_i};
         rec_o[B2 +: 16]  = ev_ret_seq_i;
         rec_o[B12 +: 32] = ev_ret_cta_linear_i;

@@ -90,7 +90,9 @@ module wg_link_rx #(
   localparam int unsigned RP_W = RA_W + 1;               // ring pointers: one wrap bit
   localparam int unsigned DQ_W = 16 + 8 + RP_W;          // descriptor: nrec, type, payload pointer
   localparam logic [31:0] TAG_MAX = 32'((64'd1 << MEM_TAG_W) - 64'd1);
-  localparam logic [31:0] RTO = 32'(RTO_CYCLES);
+  localparam int unsigned TW = $clog2(RTO_CYCLES + 2);   // NAK timer
+  localparam int unsigned RW = $clog2(MAX_RETRIES + 2);   // NAK repeats
+  localparam logic [TW-1:0] RTO = TW'(RTO_CYCLES);
   localparam logic [31:0] MAXR = 32'(MAX_RETRIES);
   localparam logic [31:0] PAYLOAD = 32'(RX_PAYLOAD);
 
@@ -460,7 +462,8 @@ module wg_link_rx #(
   logic [31:0] rcv_nxt_q, rcv_nxt_d, peer_pay_q, peer_pay_d;
   logic        nak_active_q, nak_active_d;
   logic [31:0] nak_from_q, nak_from_d, nak_got_q, nak_got_d;
-  logic [31:0] nak_tries_q, nak_tries_d, nak_tmr_q, nak_tmr_d;
+  logic [RW-1:0] nak_tries_q, nak_tries_d;
+  logic [TW-1:0] nak_tmr_q, nak_tmr_d;
 
   logic        frep, fatal, want_nak, commit;
   logic [3:0]  frep_code;
@@ -500,7 +503,7 @@ module wg_link_rx #(
     nak_from_d   = nak_from_q;
     nak_got_d    = nak_got_q;
     nak_tries_d  = nak_tries_q;
-    nak_tmr_d    = (nak_tmr_q < RTO) ? nak_tmr_q + 32'd1 : nak_tmr_q;
+    nak_tmr_d    = (nak_tmr_q < RTO) ? nak_tmr_q + 1'b1 : nak_tmr_q;
     frep         = 1'b0;
     frep_code    = '0;
     frep_type    = h_type_q;
@@ -627,19 +630,19 @@ module wg_link_rx #(
     // NAK repeat, then the tx side's retransmission limit, in cycles without another report.
     if (!frame_end && !prep && lst_q == L_UP) begin
       if (nak_active_q && nak_tmr_q >= RTO) begin
-        if (nak_tries_q + 32'd1 > MAXR) begin
+        if (32'(nak_tries_q) >= MAXR) begin
           frep      = 1'b1;
           frep_code = wg_link_pkg::E_RETRY;
           frep_type = '0;
           frep_seq  = '0;
           frep_off  = '0;
           frep_exp  = MAXR;
-          frep_act  = nak_tries_q + 32'd1;
+          frep_act  = 32'(nak_tries_q) + 32'd1;
           fatal     = 1'b1;
         end else begin
           nak_req_o   = 1'b1;
           nak_tmr_d   = '0;
-          nak_tries_d = nak_tries_q + 32'd1;
+          nak_tries_d = nak_tries_q + 1'b1;
         end
       end else if (tx_fail_i) begin
         frep      = 1'b1;

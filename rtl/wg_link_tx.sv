@@ -90,9 +90,13 @@ module wg_link_tx #(
   localparam int unsigned SW_W   = $clog2(SWORDS);
   localparam int unsigned AW     = SL_W + SW_W;
   localparam int unsigned LQ_W   = 32 + 32 + 64 + 32 + 8 + 4;
-  localparam logic [31:0] RTO    = 32'(RTO_CYCLES);
-  localparam logic [31:0] MAXR   = 32'(MAX_RETRIES);
-  localparam logic [31:0] FLUSH  = 32'(FLUSH_CYCLES);
+  // Counters just wide enough for their limits.
+  localparam int unsigned TW     = $clog2(RTO_CYCLES + 2);
+  localparam int unsigned GW     = $clog2(FLUSH_CYCLES + 2);
+  localparam int unsigned RW     = $clog2(MAX_RETRIES + 2);
+  localparam logic [TW-1:0] RTO  = TW'(RTO_CYCLES);
+  localparam logic [RW-1:0] MAXR = RW'(MAX_RETRIES);
+  localparam logic [GW-1:0] FLUSH = GW'(FLUSH_CYCLES);
   localparam logic [31:0] SLOT   = 32'(TX_SLOT_BYTES);
   localparam logic [31:0] NFR    = 32'(TX_FRAMES);
 
@@ -154,7 +158,8 @@ module wg_link_tx #(
   // State.
   // ---------------------------------------------------------------------------
   logic [31:0] snd_una_q, snd_una_d, snd_tx_q, snd_tx_d, snd_max_q, snd_max_d, snd_nxt_q, snd_nxt_d;
-  logic [31:0] retries_q, retries_d, tmr_q, tmr_d, fail_tries_q, fail_tries_d;
+  logic [RW-1:0] retries_q, retries_d, fail_tries_q, fail_tries_d;
+  logic [TW-1:0] tmr_q, tmr_d;
   logic        fail_q, fail_d;
   logic        hello_due_q, hello_due_d, ack_due_q, ack_due_d, nak_due_q, nak_due_d;
 
@@ -168,7 +173,7 @@ module wg_link_tx #(
   logic        open_q, open_d, flush_pend_q, flush_pend_d;
   logic [7:0]  open_type_q, open_type_d, cw_q, cw_d;
   logic [15:0] open_len_q, open_len_d, open_nrec_q, open_nrec_d, pay_lim_q, pay_lim_d;
-  logic [31:0] age_q, age_d;
+  logic [GW-1:0] age_q, age_d;
   logic        close;
 
   sstate_e          sst_q, sst_d;
@@ -218,7 +223,7 @@ module wg_link_tx #(
     open_nrec_d  = open_nrec_q;
     flush_pend_d = flush_pend_q;
     cw_d         = cw_q;
-    age_d        = (open_q && age_q < FLUSH) ? age_q + 32'd1 : age_q;
+    age_d        = (open_q && age_q != FLUSH) ? age_q + 1'b1 : age_q;  // up to FLUSH
     rec_full_d   = rec_full_q || rec_fire;
     close        = 1'b0;
     ram_we       = 1'b0;
@@ -226,7 +231,7 @@ module wg_link_tx #(
     ram_wdata    = rec_q[cw_q*32 +: 32];
     unique case (bst_q)
       B_IDLE: begin
-        if (open_q && open_nrec_q != '0 && (flush_pend_q || age_q >= FLUSH ||
+        if (open_q && open_nrec_q != '0 && (flush_pend_q || age_q == FLUSH ||
                        (rec_full_q && !(open_type_q == rec_type_q && fits)))) begin
           close        = 1'b1;
           open_d       = 1'b0;
@@ -283,7 +288,8 @@ module wg_link_tx #(
   logic        start;
   kind_e       pick;
   logic        have, timeout;
-  logic [31:0] ack_d, ack_r1;
+  logic [31:0]   ack_d;
+  logic [RW-1:0] ack_r1;
 
   assign ack_d   = ack_seq_i - snd_una_q;
   assign ack_r1  = (ack_d != '0) ? '0 : retries_q;
@@ -309,7 +315,7 @@ module wg_link_tx #(
     snd_max_d    = snd_max_q;
     snd_nxt_d    = close ? snd_nxt_q + 32'd1 : snd_nxt_q;
     retries_d    = retries_q;
-    tmr_d        = (tmr_q < RTO) ? tmr_q + 32'd1 : tmr_q;
+    tmr_d        = (tmr_q < RTO) ? tmr_q + 1'b1 : tmr_q;
     fail_d       = fail_q;
     fail_tries_d = fail_tries_q;
     hello_due_d  = hello_due_q;
@@ -342,16 +348,16 @@ module wg_link_tx #(
         if (wg_link_pkg::seq_before(snd_tx_q, ack_seq_i)) snd_tx_d = ack_seq_i;
       end
       if (ack_nak_i && (wg_link_pkg::seq_before(snd_tx_q, ack_seq_i) ? ack_seq_i : snd_tx_q) != ack_seq_i) begin
-        retries_d = ack_r1 + 32'd1;            // go back to the NAK's `from`
+        retries_d = ack_r1 + 1'b1;             // go back to the NAK's `from`
         snd_tx_d  = ack_seq_i;
         tmr_d     = '0;
       end
     end else if (timeout) begin
-      if (retries_q + 32'd1 > MAXR) begin
+      if (retries_q >= MAXR) begin
         fail_d       = 1'b1;
-        fail_tries_d = retries_q + 32'd1;
+        fail_tries_d = retries_q + 1'b1;
       end else begin
-        retries_d = retries_q + 32'd1;
+        retries_d = retries_q + 1'b1;
         snd_tx_d  = snd_una_q;
         tmr_d     = '0;
       end
@@ -555,9 +561,9 @@ module wg_link_tx #(
   assign snd_una_o       = snd_una_q;
   assign snd_max_o       = snd_max_q;
   assign snd_tx_o        = snd_tx_q;
-  assign retries_o       = retries_q;
+  assign retries_o       = 32'(retries_q);
   assign tx_fail_o       = fail_q;
-  assign tx_fail_tries_o = fail_tries_q;
+  assign tx_fail_tries_o = 32'(fail_tries_q);
 
   // Elaboration checks.
   if (TX_FRAMES < 2 || TX_FRAMES != (1 << SL_W)) begin : g_bad_frames

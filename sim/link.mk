@@ -85,18 +85,19 @@ link-lint:
 		-GRX_PAYLOAD=1024 -GDESC_DEPTH=1 -GTX_FRAMES=2 -GTX_SLOT_BYTES=256 -GLERR_DEPTH=1
 	@$(LINK_LINT) --top-module wg_link -GNUM_SMS=64 -GMEM_TAG_W=16 -GRX_BUF_BYTES=16384 -GRX_PAYLOAD=16364 \
 		-GTX_SLOT_BYTES=16384 -GTX_FRAMES=16
+	@$(LINK_LINT) --top-module wg_link -GRETIRE_EN=0 -GFLUSH_CYCLES=0 -GRTO_CYCLES=1 -GMAX_RETRIES=1
 	@for m in wg_link_rx wg_link_tx wg_link_cmd wg_link_ev wg_crc32; do \
 		$(VERILATOR) --lint-only -Wall $(LINK_VLT) $$(scripts/rtl-deps.py $$m) --top-module $$m || exit 1; \
 	done
 	@$(VERILATOR) --lint-only -Wall $(LINK_VLT) rtl/wg_crc32.sv --top-module wg_crc32 -GDATA_W=32
 	@echo "link: lint clean"
 
-# iCE40 resource count of the small configuration (one SM of 4 lanes; 2 KB receive
+# iCE40 resource count of the small configuration (one SM of 4 lanes, no retire port; 2 KB receive
 # ring, 4 x 1 KB frame store). Prints figures; asserts no size. No latches allowed.
 LINK_SYN_DIR := $(LINK_DIR)/synth
 LINK_SYN_SMALL := -set NUM_SMS 1 -set NUM_WARPS 4 -set SIMD_WIDTH 4 -set NUM_SIMD 1 -set MEM_TAG_W 4 \
 	-set RX_BUF_BYTES 2048 -set RX_PAYLOAD 1024 -set DESC_DEPTH 2 -set TX_FRAMES 4 -set TX_SLOT_BYTES 1024 \
-	-set LERR_DEPTH 2 -set RTO_CYCLES 100000
+	-set LERR_DEPTH 2 -set RTO_CYCLES 100000 -set RETIRE_EN 0
 LINK_SYN_CMD = read_verilog -sv $(LINK_RTL); chparam $(LINK_SYN_SMALL) wg_link; \
 	synth_ice40 -top wg_link; check -assert; tee -q -o $(LINK_SYN_DIR)/ice40.stat stat
 link-synth:

@@ -930,6 +930,43 @@ void test_drops(Bench &b)
 	b.up_fault = nullptr;
 }
 
+// Figures, no assertion: full-rate streams of the largest records in both directions at
+// once, every port always ready. Bytes per cycle on each byte stream (1.0 = the wire is full).
+void test_throughput(Bench &b)
+{
+	H &h = b.h;
+	struct wg_link_stats s0, s1;
+	b.settle(10000, "before throughput");
+	wg_link_stats(b.host, &s0);
+	uint64_t c0 = h.cycle(), cmds0 = b.cmds_got, evs0 = b.evs_got;
+	const unsigned n = 300;
+	for (unsigned i = 0; i < n; i++) {
+		wg_link_cmd c = b.rand_cmd(6);
+		if (!c.data[0])
+			c.data[0] = 1; // the full form: 140 bytes
+		b.put_cmd(c);
+		wg_link_ev e = b.rand_ev(0);
+		e.wmask[0] = 1; // the full form: 180 bytes
+		b.ev_src.push_back(e);
+	}
+	b.flush();
+	uint64_t cmd_done = 0, ev_done = 0;
+	while ((!cmd_done || !ev_done) && h.cycle() - c0 < 2000000) {
+		b.cycle();
+		if (!cmd_done && b.cmds_got - cmds0 == n)
+			cmd_done = h.cycle() - c0;
+		if (!ev_done && b.evs_got - evs0 == n)
+			ev_done = h.cycle() - c0;
+	}
+	wg_link_stats(b.host, &s1);
+	double cyc_c = cmd_done ? (double)cmd_done / n : 0, cyc_e = ev_done ? (double)ev_done / n : 0;
+	printf("throughput: %u MRSP (140 B) in %" PRIu64 " cycles: %.1f cycles/record, %.3f bytes/cycle in; "
+	       "%u MREQ (180 B) in %" PRIu64 " cycles: %.1f cycles/record, %.3f bytes/cycle out\n",
+	       n, cmd_done, cyc_c, (double)(s1.tx_bytes - s0.tx_bytes) / (cmd_done ? cmd_done : 1), n, ev_done, cyc_e,
+	       (double)(s1.rx_bytes - s0.rx_bytes) / (ev_done ? ev_done : 1));
+	b.settle(6 * kRto, "throughput");
+}
+
 // Fatal errors fail the engine's link; a new host's HELLO restarts it.
 void test_fatal(Bench &b)
 {
@@ -1011,6 +1048,7 @@ int main(int argc, char **argv)
 	test_corrupt_down(b);
 	test_corrupt_up(b);
 	test_drops(b);
+	test_throughput(b);
 	test_fatal(b);
 
 	struct wg_link_stats s;
