@@ -12,8 +12,14 @@
 // one Verilated model (wg_sm is no_inline_module; the SM id is a port).
 `default_nettype none
 
+`ifndef WG_GPU_NUM_SMS
+`define WG_GPU_NUM_SMS 15
+`endif
+
 module wg_gpu #(
-  parameter int unsigned NUM_SMS      = 15,
+  // The default comes from a macro so that a hierarchical Verilator build (the SMs as one
+  // separately built block) can set it without a -G that would reach the SMs too.
+  parameter int unsigned NUM_SMS      = `WG_GPU_NUM_SMS,
   // SM parameters (wg_sm).
   parameter int unsigned NUM_WARPS    = 48,
   parameter int unsigned SIMD_WIDTH   = 16,
@@ -147,7 +153,10 @@ module wg_gpu #(
   // Queue entry layouts (LSB first, as listed).
   localparam int unsigned LQ_W = 64 + 48 + 32;                 // at, cta id, linear
   localparam int unsigned RQ_W = 64 + MEM_TAG_W + 1024;        // at, tag, data
+  // The stamp (64 bits, LSB) travels in a FIFO of its own next to the request fields, so that
+  // the wide request word is rebuilt only when the SM's request outputs change.
   localparam int unsigned MQ_W = 64 + MEM_TAG_W + 2 + 32 + 3 + 128 + 1024 + 4 + 32 + 32 + 1 + 1 + 6 + 18 + 5;
+  localparam int unsigned MD_W = MQ_W - 64;
   localparam int unsigned DQ_W = 64 + 32;                      // cycle, linear
   localparam int unsigned TQ_W = 64 + 6 + 32 + 5 + 16 + 18 + 32 + 32 + 2 + 6 + 2 + 1 + 1024;
   localparam int unsigned FQ_W = 64 + 4 + 6 + 18 + 5 + 32 + 32;
@@ -188,7 +197,7 @@ module wg_gpu #(
   logic [2:0]  rst_cnt_q;
   logic        err_q, err_pend_q, reached_pend_q;
   logic [3:0]  err_code_q;
-  logic        sm_rst_n, run, sm_en, tick, clk_sm;
+  logic        sm_rst_n, run;
   logic        out_room;            // every per-SM event queue has a free entry
   logic        fault_any;
 
@@ -199,20 +208,24 @@ module wg_gpu #(
   // the GPU stands at its grant with the SMs idle (docs/gpu.md section 3); during such an edge
   // the SMs see no launch, no response and no ready, so nothing moves but the write.
   logic setup_tick;
-  assign sm_en    = run || !sm_rst_n || setup_tick;
 
-  wg_clk_gate u_clk_gate (
-    .clk_i (clk_i),
-    .en_i  (sm_en),
-    .clk_o (clk_sm),
-    .en_o  (tick)      // high: the SMs see a clock edge at the coming posedge
-  );
-
-  // A cycle of target time is one edge of the SM clock while running (run is stable from the
-  // falling edge, where the clock gate samples its enable, to the rising edge).
-  logic step, unused_tick;
+  // A cycle of target time is one edge of the SM clocks while running (run is stable from the
+  // falling edge, where a clock gate samples its enable, to the rising edge). Each SM has its
+  // own gate (below): it ticks in target cycles where it has something to do, in reset and on
+  // set-up writes.
+  logic step;
   assign step = run;
-  assign unused_tick = tick;
+
+  // Idle SMs (docs/gpu.md section 2.1): an SM with no CTA, no outstanding request, nothing
+  // due for it and nothing to report, for IDLE_HOLD cycles in a row, gets no clock edges
+  // until something is due for it. Its state does not change while idle, so this is exact;
+  // the only counter that moves while idle, cycles, is reported from target time instead.
+  // GPU_CTRL bit 0 (CFG at address CFG_GPU_CTRL) turns it off; so does the SMs' CTRL bit 1
+  // (the clock register counts while idle).
+  localparam int unsigned IDLE_HOLD   = 16;
+  localparam logic [31:0] CFG_GPU_CTRL = 32'h100;  // above the SMs' 5-bit register space
+  localparam logic [31:0] CFG_SM_CTRL  = 32'd15;
+  logic gpu_ctrl_q, count_idle_q;                // gating on; an SM counts its clock while idle
 
   // ---------------------------------------------------------------------------
   // Command decode.
@@ -256,8 +269,11 @@ module wg_gpu #(
   end
 
   logic do_cfg, do_imem, do_cmem, do_lane, do_launch, do_mrsp;
+  assign cnt_capture = cmd_fire && cmd_op_i == OP_CNT_READ && cmd_err == '0;
   assign setup_tick = do_cfg || do_imem || do_cmem;
-  assign do_cfg    = cmd_fire && cmd_op_i == OP_CFG     && cmd_err == '0;
+  logic do_gpu_cfg;
+  assign do_gpu_cfg = cmd_fire && cmd_op_i == OP_CFG && cmd_err == '0 && cmd_addr_i == CFG_GPU_CTRL;
+  assign do_cfg    = cmd_fire && cmd_op_i == OP_CFG     && cmd_err == '0 && cmd_addr_i < 32'd32;
   assign do_imem   = cmd_fire && cmd_op_i == OP_IMEM    && cmd_err == '0;
   assign do_cmem   = cmd_fire && cmd_op_i == OP_CMEM    && cmd_err == '0;
   assign do_lane   = cmd_fire && cmd_op_i == OP_LANE_EN && cmd_err == '0;
@@ -267,20 +283,31 @@ module wg_gpu #(
   // ---------------------------------------------------------------------------
   // The SMs with their queues.
   // ---------------------------------------------------------------------------
-  logic [NUM_SMS-1:0]       busy, fault_vld;
+  logic [NUM_SMS-1:0]       busy, fault_vld, fault_seen, sm_tick;
   logic [NUM_SMS-1:0]       has_ev, ev_take;      // per SM: an event waits / is taken
   logic [NUM_SMS*3-1:0]     sm_kind;
   logic [NUM_SMS*MQ_W-1:0]  mq_head;
   logic [NUM_SMS*DQ_W-1:0]  dq_head;
   logic [NUM_SMS*FQ_W-1:0]  fq_head;
   logic [NUM_SMS*TQ_W-1:0]  tq_head;
-  logic [NUM_SMS*CNT_W-1:0] cnt_all;
+  logic [NUM_SMS*CNT_W-1:0] cnt_all;     // per-SM snapshots
+  logic                     cnt_capture;
   logic [NUM_SMS-1:0]       room;
   logic [NUM_SMS-1:0]       empty_all;
   logic [NUM_SMS*LANES-1:0] lane_en_q;
   logic                     flush;
 
   assign flush = cmd_valid_i && cmd_op_i == OP_RESET;  // RESET is always accepted
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush) begin
+      gpu_ctrl_q   <= 1'b1;
+      count_idle_q <= 1'b0;
+    end else begin
+      if (do_gpu_cfg) gpu_ctrl_q <= cmd_data_i[0];
+      if (do_cfg && cmd_addr_i == CFG_SM_CTRL) count_idle_q <= cmd_data_i[1];
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni || flush) lane_en_q <= '1;
@@ -375,6 +402,30 @@ module wg_gpu #(
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
 
+    // Per-SM idle clock gate.
+    logic       need, gate_en, clk_sm_s, tick_s;
+    logic [4:0] idle_cnt_q;
+    assign need    = busy[s] || cta_valid || rsp_valid || mreq_valid || done_valid || ret_valid ||
+                     fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0);
+    assign gate_en = !sm_rst_n || setup_tick || (run && need);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush) idle_cnt_q <= 5'(IDLE_HOLD);
+      else if (step) begin
+        if (busy[s] || cta_valid || rsp_valid || mreq_valid || done_valid || ret_valid)
+          idle_cnt_q <= 5'(IDLE_HOLD);
+        else if (idle_cnt_q != '0)
+          idle_cnt_q <= idle_cnt_q - 5'd1;
+      end
+    end
+
+    wg_clk_gate u_sm_gate (
+      .clk_i (clk_i),
+      .en_i  (gate_en),
+      .clk_o (clk_sm_s),
+      .en_o  (tick_s)
+    );
+    assign sm_tick[s] = tick_s;
+
     wg_sm #(
       .NUM_WARPS  (NUM_WARPS),
       .SIMD_WIDTH (SIMD_WIDTH),
@@ -393,18 +444,18 @@ module wg_gpu #(
       .MEM_TAG_W  (MEM_TAG_W),
       .RETIRE_EN  (RETIRE_EN)
     ) u_sm (
-      .clk_i             (clk_sm),
+      .clk_i             (clk_sm_s),
       .rst_ni            (sm_rst_n),
       .sm_id_i           (8'(s)),
       .cfg_we_i          (do_cfg && sel[s]),
-      .cfg_addr_i        (cmd_addr_i[4:0]),
-      .cfg_wdata_i       (cmd_data_i[31:0]),
+      .cfg_addr_i        (setup_tick ? cmd_addr_i[4:0] : 5'd0),
+      .cfg_wdata_i       (setup_tick ? cmd_data_i[31:0] : 32'd0),
       .imem_we_i         (do_imem && sel[s]),
-      .imem_addr_i       (cmd_addr_i[IMEM_W-1:0]),
-      .imem_wdata_i      (cmd_data_i[63:0]),
+      .imem_addr_i       (setup_tick ? cmd_addr_i[IMEM_W-1:0] : '0),
+      .imem_wdata_i      (setup_tick ? cmd_data_i[63:0] : 64'd0),
       .cmem_we_i         (do_cmem && sel[s]),
-      .cmem_addr_i       (cmd_addr_i[CMEM_W-1:0]),
-      .cmem_wdata_i      (cmd_data_i[31:0]),
+      .cmem_addr_i       (setup_tick ? cmd_addr_i[CMEM_W-1:0] : '0),
+      .cmem_wdata_i      (setup_tick ? cmd_data_i[31:0] : 32'd0),
       .cta_valid_i       (cta_valid && step),
       .cta_ready_o       (cta_ready),
       .cta_id_i          (lq_data[64 +: 48]),
@@ -468,27 +519,56 @@ module wg_gpu #(
       .cnt_mem_o         (c_mem)
     );
 
-    assign cnt_all[s*CNT_W +: CNT_W] = {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class,
-                                        c_tinst, c_winst, c_active, c_cycles};
+    // The counter snapshot, taken on CNT_READ for this SM only (a wide concatenation
+    // evaluated every cycle would dominate simulation time). cycles: target time (an idle
+    // SM's own counter stops while its clock is gated).
+    logic [CNT_W-1:0] snap_q;
+    logic [63:0]      u_c_cycles_unused;
+    assign u_c_cycles_unused = c_cycles;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush) snap_q <= '0;
+      else if (cnt_capture && 32'(cmd_sm_i) == s)
+        snap_q <= {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
+    end
+    assign cnt_all[s*CNT_W +: CNT_W] = snap_q;
 
     // Event queues: pushed on SM clock edges, stamped with the cycle.
     logic mq_valid, mq_full, mq_pop, dq_valid, dq_full, dq_pop, tq_valid, tq_full, tq_pop;
 
-    wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(MQ_W)) u_mq (
+    logic [MD_W-1:0]  mreq_word;
+    logic [OQ_CW-1:0] u_ms_count_unused;
+    logic             u_ms_in_ready_unused, u_ms_valid_unused, u_ms_full_unused, u_ms_empty_unused;
+    assign mreq_word = {mreq_lane, mreq_pc, mreq_warp, mreq_wb, mreq_local, mreq_atom_c, mreq_atom_b,
+                        mreq_atom_op, mreq_wdata, mreq_wmask, mreq_size, mreq_addr, mreq_cmd, mreq_tag};
+
+    wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(MD_W)) u_mq (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .flush_i    (flush),
       .in_valid_i (step && mreq_valid),
       .in_ready_o (u_mq_in_ready_unused),
-      .in_data_i  ({mreq_lane, mreq_pc, mreq_warp, mreq_wb, mreq_local, mreq_atom_c, mreq_atom_b,
-                    mreq_atom_op, mreq_wdata, mreq_wmask, mreq_size, mreq_addr, mreq_cmd, mreq_tag,
-                    cycle_q}),
+      .in_data_i  (mreq_word),
       .out_valid_o(mq_valid),
       .out_ready_i(mq_pop),
-      .out_data_o (mq_head[s*MQ_W +: MQ_W]),
+      .out_data_o (mq_head[s*MQ_W + 64 +: MD_W]),
       .count_o    (u_mq_count_unused),
       .full_o     (mq_full),
       .empty_o    (u_mq_empty_unused)
+    );
+
+    wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(64)) u_mq_stamp (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush),
+      .in_valid_i (step && mreq_valid),
+      .in_ready_o (u_ms_in_ready_unused),
+      .in_data_i  (cycle_q),
+      .out_valid_o(u_ms_valid_unused),
+      .out_ready_i(mq_pop),
+      .out_data_o (mq_head[s*MQ_W +: 64]),
+      .count_o    (u_ms_count_unused),
+      .full_o     (u_ms_full_unused),
+      .empty_o    (u_ms_empty_unused)
     );
 
     wg_fifo #(.DEPTH(OUT_DEPTH), .WIDTH(DQ_W)) u_dq (
@@ -551,6 +631,7 @@ module wg_gpu #(
       end
     end
     assign fq_valid = f_seen_q && !f_sent_q;
+    assign fault_seen[s] = f_seen_q;
     assign fq_head[s*FQ_W +: FQ_W] = {f_cta, f_addr, f_lane, f_pc, f_warp, f_code, f_cycle_q};
 
     // Kind order within an SM: fault, done, memory request, retire beat.
@@ -568,7 +649,9 @@ module wg_gpu #(
   end
 
   assign out_room  = &room;
-  assign fault_any = |fault_vld;
+  // Registered: no SM output reaches the SMs' inputs within a cycle (the SMs may be opaque
+  // hierarchical blocks to Verilator). Target time stops one cycle after the faulting one.
+  assign fault_any = |fault_seen;
 
   // ---------------------------------------------------------------------------
   // Event output: error, counters, then the SMs round robin, then REACHED.
@@ -576,7 +659,6 @@ module wg_gpu #(
   logic              sm_gnt_valid, cnt_take, err_take, reached_take, sm_slot;
   logic [NUM_SMS-1:0] sm_gnt;
   logic [SM_W-1:0]   sm_idx;
-  logic [CNT_W-1:0]  cnt_snap_q;
   logic [7:0]        cnt_sm_q;
   logic [63:0]       cnt_cycle_q;
   logic              reached_ok;
@@ -669,7 +751,7 @@ module wg_gpu #(
   assign ev_ret_last_o       = th[TQ_LAST];
   assign ev_ret_data_o       = th[TQ_DATA +: 1024];
   assign ev_busy_o     = busy;
-  assign ev_cnt_o      = cnt_snap_q;
+  assign ev_cnt_o      = cnt_all[SM_W'(cnt_sm_q)*CNT_W +: CNT_W];
   assign ev_err_code_o = err_code_q;
 
   // ---------------------------------------------------------------------------
@@ -685,7 +767,6 @@ module wg_gpu #(
       err_code_q     <= '0;
       reached_pend_q <= 1'b0;
       cnt_pend_q     <= 1'b0;
-      cnt_snap_q     <= '0;
       cnt_sm_q       <= '0;
       cnt_cycle_q    <= '0;
     end else begin
@@ -705,7 +786,6 @@ module wg_gpu #(
       end
       if (cmd_fire && cmd_op_i == OP_CNT_READ && cmd_err == '0) begin
         cnt_pend_q  <= 1'b1;
-        cnt_snap_q  <= cnt_all[SM_W'(cmd_sm_i)*CNT_W +: CNT_W];
         cnt_sm_q    <= cmd_sm_i;
         cnt_cycle_q <= cycle_q;
       end else if (cnt_take) begin
@@ -725,8 +805,8 @@ module wg_gpu #(
     if (rst_ni && !flush) begin
       assert (cycle_q <= grant_q || !sm_rst_n)
         else $error("wg_gpu: cycle %0d passed the grant %0d", cycle_q, grant_q);
-      assert (!(step && !tick))
-        else $error("wg_gpu: a target cycle without an SM clock edge");
+      assert (!(step && !gpu_ctrl_q && sm_tick != '1))
+        else $error("wg_gpu: a target cycle without an edge of every SM clock (idle gating off)");
     end
   end
 `endif

@@ -11,24 +11,25 @@ GPU_RETIRE_EN ?= 0
 GPU_DIR    := $(BUILD)/gpu
 GPU_OBJ    := $(GPU_DIR)/obj
 GPU_RTL     = $(shell scripts/rtl-deps.py wg_gpu)
-GPU_PARAMS := -GNUM_SMS=$(GPU_NUM_SMS) -GRETIRE_EN=$(GPU_RETIRE_EN)
+# NUM_SMS through a macro: in the hierarchical build a -G would reach the SM block too.
+GPU_PARAMS := +define+WG_GPU_NUM_SMS=$(GPU_NUM_SMS) -GRETIRE_EN=$(GPU_RETIRE_EN)
 GPU_DEFS   := -DWGGPU_NUM_SMS=$(GPU_NUM_SMS) -DWGGPU_RETIRE_EN=$(GPU_RETIRE_EN)
 # FST tracing of the whole GPU (--option trace_fst=FILE): per-SM trace code is about a third of
 # the build, so it is compiled in only with GPU_TRACE=1.
 GPU_TRACE ?= 0
-GPU_VFLAGS := --cc --build -j 2 -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) --x-assign fast --x-initial fast \
+GPU_VFLAGS := --cc --build -j 2 --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) --x-assign fast --x-initial fast \
               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -march=native -I$(CURDIR)/sim $(GPU_DEFS)"
 
 .PHONY: gpu-lib gpu-test gpu-lint
 
 gpu-lib: $(GPU_LIB)
 
-$(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu.mk
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \
 	$(VERILATOR) $(GPU_VFLAGS) $(GPU_PARAMS) --top-module wg_gpu --Mdir $(GPU_OBJ) \
-		$(SM_VLT) $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
+		$(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
 	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
@@ -37,9 +38,14 @@ $(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu.mk
 $(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h $(GPU_OBJ)/Vwg_gpu__ALL.a
 	$(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 wggpu.o
 
+# One flat archive: the top's objects, the SM block's (Verilator lists its library as a member
+# of the top's archive, which the linker does not search), the runtime and the C wrapper.
 $(GPU_LIB): $(GPU_OBJ)/Vwg_gpu__ALL.a $(GPU_OBJ)/wggpu.o
-	rm -f $@
+	rm -rf $@ $(GPU_OBJ)/blk && mkdir -p $(GPU_OBJ)/blk
 	cp $(GPU_OBJ)/Vwg_gpu__ALL.a $@
+	ar d $@ libwg_sm_f.a
+	cd $(GPU_OBJ)/blk && ar x ../Vwg_sm_f/libwg_sm_f.a
+	ar rcs $@ $(GPU_OBJ)/blk/*.o
 	ar rcs $@ $(addprefix $(GPU_OBJ)/,verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o wggpu.o)
 
 $(GPU_DIR)/test_gpu: tests/rtl/test_gpu.c $(LIB) $(RTL_LIBS)
