@@ -70,19 +70,35 @@ link() {
 
 now() { date +%s.%N; }
 
-# 1. every kernel program on both targets (wall-clock seconds printed, not checked)
+# timed NAME TAG PROGRAM ARGS...: run it, log in $tmp/NAME.TAG.log, "status seconds" in $tmp/NAME.TAG.rc
+timed() {
+	local n=$1 tag=$2 t0 rc; shift 2
+	t0=$(now)
+	"$@" >"$tmp/$n.$tag.log" 2>&1
+	rc=$?
+	echo "$rc $(awk "BEGIN{print $(now) - $t0}")" >"$tmp/$n.$tag.rc"
+}
+
+# passed NAME TAG: the timed run passed
+passed() {
+	local rc
+	read -r rc _ <"$tmp/$1.$2.rc"
+	if [ "$rc" = 0 ]; then ok; else bad "$1 on $2 (status $rc)"; tail -20 "$tmp/$1.$2.log"; return 1; fi
+}
+
+# 1. every kernel program on both targets, the two runs side by side (2 cores); the
+#    wall-clock seconds are printed, not checked
 for k in "$build"/kernels/*; do
 	[ -x "$k" ] || continue
 	n=$(basename "$k")
-	t0=$(now)
-	run "$n on gpu" "$tmp/$n.gpu.log" "$k" --target gpu --size small --json "$tmp/$n.gpu.json" || continue
-	t1=$(now)
-	run "$n on board" "$tmp/$n.board.log" "$k" --target board --size small --json "$tmp/$n.board.json" || continue
-	t2=$(now)
+	timed "$n" gpu "$k" --target gpu --size small --json "$tmp/$n.gpu.json" &
+	timed "$n" board "$k" --target board --size small --json "$tmp/$n.board.json"
+	wait $!
+	passed "$n" gpu && passed "$n" board || continue
 	same "$n" "$tmp/$n.gpu.json" "$tmp/$n.board.json"
-	printf 'board-test: %-10s %8s cycles  gpu %6.2f s  board %6.2f s  %s frames out, %s in\n' "$n" \
+	printf 'board-test: %-10s %8s cycles  gpu %6.2f s  board %6.2f s  %5s frames out, %5s in\n' "$n" \
 		"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["cycles"])' "$tmp/$n.gpu.json")" \
-		"$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" \
+		"$(cut -d' ' -f2 "$tmp/$n.gpu.rc")" "$(cut -d' ' -f2 "$tmp/$n.board.rc")" \
 		"$(link "$tmp/$n.board.json" tx_frames)" "$(link "$tmp/$n.board.json" rx_frames)"
 done
 

@@ -680,6 +680,15 @@ static int executable(const char *p)
 	return p[0] && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && access(p, X_OK) == 0;
 }
 
+/* The program found: its canonical path when there is one (messages name it). */
+static int found(const char *p, char *out, size_t n)
+{
+	char real[PATH_MAX];
+
+	snprintf(out, n, "%s", realpath(p, real) && strlen(real) < n ? real : p);
+	return 0;
+}
+
 static void tried_add(char *tried, size_t n, const char *p)
 {
 	size_t l = strlen(tried);
@@ -698,10 +707,8 @@ static int find_exe(struct board *B, char *out, size_t n, struct wg_err *err)
 	if (B->exe[0] || (env && env[0])) {
 		const char *p = B->exe[0] ? B->exe : env;
 
-		if (executable(p)) {
-			snprintf(out, n, "%s", p);
-			return 0;
-		}
+		if (executable(p))
+			return found(p, out, n);
 		snprintf(err->msg, sizeof(err->msg), "the board program %.300s (%s) is not an executable file", p,
 		         B->exe[0] ? "option board_exe" : "WG_BOARD_EXE");
 		return WG_ENOENT;
@@ -716,16 +723,12 @@ static int find_exe(struct board *B, char *out, size_t n, struct wg_err *err)
 			*slash = '\0';
 		snprintf(cand, sizeof(cand), "%s/warpgate-board", self);
 		tried_add(tried, sizeof(tried), cand);
-		if (executable(cand) && strlen(cand) < n) {
-			snprintf(out, n, "%s", cand);
-			return 0;
-		}
+		if (executable(cand) && strlen(cand) < n)
+			return found(cand, out, n);
 		snprintf(cand, sizeof(cand), "%s/../warpgate-board", self);
 		tried_add(tried, sizeof(tried), cand);
-		if (executable(cand) && strlen(cand) < n) {
-			snprintf(out, n, "%s", cand);
-			return 0;
-		}
+		if (executable(cand) && strlen(cand) < n)
+			return found(cand, out, n);
 	}
 	for (const char *d = path; d && *d;) {
 		const char *e = strchr(d, ':');
@@ -733,10 +736,8 @@ static int find_exe(struct board *B, char *out, size_t n, struct wg_err *err)
 
 		if (dl && dl < PATH_MAX) {
 			snprintf(cand, sizeof(cand), "%.*s/warpgate-board", (int)dl, d);
-			if (executable(cand) && strlen(cand) < n) {
-				snprintf(out, n, "%s", cand);
-				return 0;
-			}
+			if (executable(cand) && strlen(cand) < n)
+				return found(cand, out, n);
 		}
 		d = e ? e + 1 : NULL;
 	}
@@ -1070,6 +1071,8 @@ static int board_launch(void *priv, const struct wg_launch *l, struct wg_stats *
 		.opts = &B->o,
 	};
 	int rc = 0, old_round;
+	double hs0;
+	uint64_t t0;
 
 	(void)log;
 	err->msg[0] = '\0';
@@ -1084,10 +1087,14 @@ static int board_launch(void *priv, const struct wg_launch *l, struct wg_stats *
 	}
 	B->qhead = B->qn = 0;
 	B->why[0] = '\0';
+	hs0 = B->tot.host_seconds;
+	t0 = wg_board_now_us();
 	old_round = fegetround();
 	fesetround(FE_TONEAREST); /* ATOMG.ADD.F32 on the host */
 	rc = wg_gpu_host_launch(&env, l, st, &B->tot, err);
 	fesetround(old_round);
+	/* gpu_host counts this process's CPU time; the GPU runs in the board's: the speed is wall-clock here */
+	B->tot.host_seconds = hs0 + (double)(wg_board_now_us() - t0) / 1e6;
 	if (rc && (B->why[0] || !B->sock || wg_link_error(B->link) || wg_board_sock_eof(B->sock))) {
 		size_t n = strlen(err->msg);
 

@@ -807,7 +807,8 @@ static void a_board_program_that_exits_at_once_is_reported_with_its_status(void 
 	assert_int_equal(wg_target_board.set_option(x->priv, "board_exe", "/bin/false", &err), 0);
 	assert_int_equal(launch(x, 1), WG_ELINK);
 	assert_non_null(strstr(x->err.msg, "no answer to HELLO"));
-	assert_non_null(strstr(x->err.msg, "the board process (/bin/false) closed the connection: exited with status 1"));
+	/* the program by its canonical path (/bin may be a link to /usr/bin) */
+	assert_non_null(strstr(x->err.msg, "false) closed the connection: exited with status 1"));
 }
 
 int main(void)
