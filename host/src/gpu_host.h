@@ -8,7 +8,7 @@
  *
  * The transport is a small vtable over the GPU top's command and event
  * records (sim/wggpu.h): the in-process Verilated GPU (target "gpu") and,
- * later, the framed link to a board model or a board.
+ * the framed link to the board model (target "board", docs/board.md).
  */
 #ifndef WG_GPU_HOST_H
 #define WG_GPU_HOST_H

@@ -1,6 +1,6 @@
 /*
  * The interface between libwarpgate's device layer and a target
- * (func now; sim, board and usb later). A target owns whatever it needs to
+ * (func, sim, gpu, board; usb to come). A target owns whatever it needs to
  * run launches; global memory belongs to the device and is passed in.
  */
 #ifndef WG_TARGET_H
