@@ -7,7 +7,7 @@
  * not depend on the transport or on how fast it is.
  *
  * The transport is a small vtable over the GPU top's command and event
- * records (sim/wggpu.h): the in-process Verilated GPU (target "gpu") and,
+ * records (sim/wggpu.h): the in-process Verilated GPU (target "gpu") and
  * the framed link to the board model (target "board", docs/board.md).
  */
 #ifndef WG_GPU_HOST_H
