@@ -98,7 +98,9 @@ module wg_coalescer (
       for (int i = 0; i < LANES; i++) begin
         if (pend_q[i] && addr_q[i][31:7] == laddr[31:7]) begin
           in_line[i] = 1'b1;
-          segs[addr_q[i][6:5]] = 1'b1;
+          for (int g = 0; g < 4; g++) begin
+            if (addr_q[i][6:5] == 2'(g)) segs[g] = 1'b1;
+          end
         end
         same_half[i] = (addr_q[i][6] == laddr[6]);
         same_seg[i]  = (addr_q[i][6:5] == laddr[6:5]);
@@ -144,7 +146,15 @@ module wg_coalescer (
 
   // Their bytes: a lane touches (1 << size) bytes from addr[3:0] inside its
   // 16 B chunk addr[6:4]; written as an AND-OR over lanes and chunks (no
-  // dynamic part-select) for synthesis.
+  // dynamic part-select) for synthesis. The shift is four constant-shift stages:
+  // 32 run-time shift cells cost yosys' resource sharing (share) about a minute.
+  function automatic logic [15:0] shl16(input logic [15:0] x, input logic [3:0] n);
+    shl16 = x;
+    for (int stg = 0; stg < 4; stg++) begin
+      if (n[stg]) shl16 = shl16 << (1 << stg);
+    end
+  endfunction
+
   logic [15:0]  ones, lmask;
   logic [127:0] bmask;
 
@@ -163,7 +173,7 @@ module wg_coalescer (
     lmask = '0;
     for (int i = 0; i < LANES; i++) begin
       if (served[i]) begin
-        lmask = ones << addr_q[i][3:0];
+        lmask = shl16(ones, addr_q[i][3:0]);
         for (int c = 0; c < 8; c++) begin
           if (addr_q[i][6:4] == 3'(c)) bmask[c*16 +: 16] = bmask[c*16 +: 16] | lmask;
         end

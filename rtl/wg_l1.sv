@@ -196,17 +196,23 @@ module wg_l1 #(
   // ---------------------------------------------------------------------------
   logic [SE_W-1:0] tags_q [SETS];
 
+  // Every index is a constant of the loop (a write at a run-time position of a wide
+  // vector costs yosys a comparator per bit position and call).
   function automatic logic [SE_W-1:0] upd(input logic [SE_W-1:0] e, input logic [WAY_W-1:0] w,
                                           input logic [WE-1:0] f, input logic touch);
     logic [AGE_W-1:0] a;
     upd = e;
-    upd[32'(w)*WE +: WE] = f;
-    if (touch) begin
-      a = e[AGE0 + 32'(w)*AGE_W +: AGE_W];
-      for (int v = 0; v < 32'(MAX_WAYS); v++) begin
-        if (e[AGE0 + v*AGE_W +: AGE_W] < a) upd[AGE0 + v*AGE_W +: AGE_W] = e[AGE0 + v*AGE_W +: AGE_W] + 1'b1;
+    a   = '0;
+    for (int v = 0; v < 32'(MAX_WAYS); v++) begin
+      if (32'(w) == v) a = e[AGE0 + v*AGE_W +: AGE_W];
+    end
+    for (int v = 0; v < 32'(MAX_WAYS); v++) begin
+      if (32'(w) == v) begin
+        upd[v*WE +: WE] = f;
+        if (touch) upd[AGE0 + v*AGE_W +: AGE_W] = '0;
+      end else if (touch && e[AGE0 + v*AGE_W +: AGE_W] < a) begin
+        upd[AGE0 + v*AGE_W +: AGE_W] = e[AGE0 + v*AGE_W +: AGE_W] + 1'b1;
       end
-      upd[AGE0 + 32'(w)*AGE_W +: AGE_W] = '0;
     end
   endfunction
 

@@ -200,8 +200,18 @@ module wg_lsu #(
   logic              in_st128;
 
   assign au     = au_q;
-  assign in_u   = in_uop_i[arb_idx*UOP_W +: UOP_W];
-  assign in_w   = in_warp_i[arb_idx*WARP_W +: WARP_W];
+  // The granted port's fields. Ports are picked by loops with constant part-selects
+  // (here and below): a run-time index into a wide vector costs yosys a shifter.
+  always_comb begin
+    in_u = '0;
+    in_w = '0;
+    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+      if (32'(arb_idx) == k) begin
+        in_u = in_uop_i[k*UOP_W +: UOP_W];
+        in_w = in_warp_i[k*WARP_W +: WARP_W];
+      end
+    end
+  end
   assign in_cta = warp_cta_i[in_w*CTA_W +: CTA_W];
   assign in_st128 = (in_u.op >= wg_isa_pkg::OP_STG && in_u.op <= wg_isa_pkg::OP_STL) &&
                     in_u.mod == wg_isa_pkg::W_128;
@@ -236,9 +246,32 @@ module wg_lsu #(
     endcase
   endfunction
 
-  // 32-bit lane mask -> 1024-bit bit mask.
-  function automatic logic [1023:0] expand(input logic [31:0] m);
-    for (int l = 0; l < 32; l++) expand[l*32 +: 32] = {32{m[l]}};
+  // Shifts by n whole bytes as constant-shift stages, one per bit of n: multiplexers
+  // only (a run-time shift cell is a candidate for yosys' SAT-based resource sharing,
+  // which costs minutes with a few dozen of them). Conditional expressions, not if
+  // statements: the lane loops below stay free of decision trees (yosys' proc).
+  function automatic logic [127:0] shl_b128(input logic [127:0] x, input logic [3:0] n);
+    logic [127:0] y;
+    y = x;
+    for (int stg = 0; stg < 4; stg++) y = n[stg] ? y << (8 << stg) : y;
+    shl_b128 = y;
+  endfunction
+
+  // x[8*o +: 128]: seven stages, each as wide as the stages after it need.
+  function automatic logic [127:0] bytes_at(input logic [1143:0] x, input logic [6:0] o);
+    logic [631:0] t6;
+    logic [375:0] t5;
+    logic [247:0] t4;
+    logic [183:0] t3;
+    logic [151:0] t2;
+    logic [135:0] t1;
+    t6 = o[6] ? x[512 +: 632] : x[0 +: 632];
+    t5 = o[5] ? t6[256 +: 376] : t6[0 +: 376];
+    t4 = o[4] ? t5[128 +: 248] : t5[0 +: 248];
+    t3 = o[3] ? t4[64 +: 184] : t4[0 +: 184];
+    t2 = o[2] ? t3[32 +: 152] : t3[0 +: 152];
+    t1 = o[1] ? t2[16 +: 136] : t2[0 +: 136];
+    bytes_at = o[0] ? t1[8 +: 128] : t1[0 +: 128];
   endfunction
 
   // ---------------------------------------------------------------------------
@@ -355,31 +388,51 @@ module wg_lsu #(
 
   // Offsets of the word being emitted (k_tx), read back from the slot's table.
   logic [32*7-1:0] c_off_tx;
-  assign c_off_tx = sl_off_q[(32'(a_slot_q) * 4 + 32'(k_tx_q[1:0])) * 224 +: 224];
+  always_comb begin
+    c_off_tx = '0;
+    for (int s = 0; s < 32'(SLOTS); s++) begin
+      for (int k = 0; k < 4; k++) begin
+        if (32'(a_slot_q) == s && 32'(k_tx_q[1:0]) == k) c_off_tx = sl_off_q[(s*4 + k)*224 +: 224];
+      end
+    end
+  end
 
   // Store data of the transaction: the served lanes' bytes at their offsets in
   // the aligned block, the highest lane last (it wins a byte written twice).
+  // Accesses are naturally aligned (wg_coalescer asserts it), so a lane's bytes
+  // lie in the 16 B chunk o[6:4] from byte o[3:0]: a 128-bit shift and a chunk
+  // select per lane, not a shift of the whole 1024-bit block.
   logic [1023:0] tx_wdata;
   logic [127:0]  st_bytes;      // byte mask of one thread's access (low bytes)
   assign st_bytes = (c_size == 3'd4) ? {128{1'b1}} : ((128'd1 << (8 * (32'd1 << c_size))) - 128'd1);
+  logic st_word;                // local .64 / .128: one word (k_tx) per access
+  assign st_word = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4);
   always_comb begin
-    logic [127:0]  v;
-    logic [1023:0] vm, vd;
-    logic [6:0]    o;
+    logic [127:0] v, vm, vd;
+    logic [63:0]  h;
+    logic [6:0]   o;
+    logic         en;
     tx_wdata = '0;
     v  = '0;
     vm = '0;
     vd = '0;
+    h  = '0;
     o  = '0;
+    en = 1'b0;
     if (a_st_q) begin
       for (int l = 0; l < 32; l++) begin
-        if (tx_lanes[l]) begin
-          v = st_val(5'(l), a_bytes_q);
-          if (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) v = {96'd0, 32'(v >> (32 * k_tx_q[1:0]))};
-          o  = c_off_tx[l*7 +: 7];
-          vm = 1024'(st_bytes);
-          vd = {896'd0, v & st_bytes};
-          tx_wdata = (tx_wdata & ~(vm << (8 * o))) | (vd << (8 * o));
+        v  = st_val(5'(l), a_bytes_q);
+        h  = k_tx_q[1] ? v[127:64] : v[63:0];
+        v  = st_word ? {96'd0, k_tx_q[0] ? h[63:32] : h[31:0]} : v;
+        o  = c_off_tx[l*7 +: 7];
+        vm = shl_b128(st_bytes, o[3:0]);
+        vd = shl_b128(v & st_bytes, o[3:0]);
+        // Per byte of the block: this lane's byte if it covers it (later lanes win).
+        for (int c = 0; c < 8; c++) begin
+          en = tx_lanes[l] && o[6:4] == 3'(c);
+          for (int j = 0; j < 16; j++) begin
+            tx_wdata[c*128 + j*8 +: 8] = (en && vm[j*8]) ? vd[j*8 +: 8] : tx_wdata[c*128 + j*8 +: 8];
+          end
         end
       end
     end
@@ -673,10 +726,14 @@ module wg_lsu #(
     if (accept) begin
       au_q       <= in_u;
       a_warp_q   <= in_w;
-      a_exec_q   <= in_exec_i[arb_idx*32 +: 32];
-      a_ra_q     <= in_rows_i[arb_idx*3072 +: 1024];
-      a_rb_q     <= in_rows_i[arb_idx*3072 + 1024 +: 1024];
-      a_rc_q     <= in_rows_i[arb_idx*3072 + 2048 +: 1024];
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        if (32'(arb_idx) == k) begin
+          a_exec_q <= in_exec_i[k*32 +: 32];
+          a_ra_q   <= in_rows_i[k*3072 +: 1024];
+          a_rb_q   <= in_rows_i[k*3072 + 1024 +: 1024];
+          a_rc_q   <= in_rows_i[k*3072 + 2048 +: 1024];
+        end
+      end
       a_slot_q   <= free_slot;
       a_cl_q     <= arb_idx;
       a_space_q  <= space_of(in_u.op);
@@ -694,8 +751,12 @@ module wg_lsu #(
       else a_kind_q <= K_LINE;
     end
     if (accept2) begin
-      a_rd_q <= in_rows_i[a_cl_q*3072 + 1024 +: 1024];
-      a_re_q <= in_rows_i[a_cl_q*3072 + 2048 +: 1024];
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        if (32'(a_cl_q) == k) begin
+          a_rd_q <= in_rows_i[k*3072 + 1024 +: 1024];
+          a_re_q <= in_rows_i[k*3072 + 2048 +: 1024];
+        end
+      end
     end
     // Param loop.
     if (a_q == A_CHECK) begin
@@ -747,28 +808,40 @@ module wg_lsu #(
   logic [2:0]    rsp_mod;
   logic [32*7-1:0] rsp_off;
   assign rsp_mod = sl_mod_q[rsp_slot];
-  assign rsp_off = sl_off_q[(32'(rsp_slot) * 4 + 32'(rsp_word)) * 224 +: 224];
   always_comb begin
-    logic [1151:0] pad;
-    pad = {128'd0, rsp_data};
+    rsp_off = '0;
+    for (int s = 0; s < 32'(SLOTS); s++) begin
+      for (int k = 0; k < 4; k++) begin
+        if (32'(rsp_slot) == s && 32'(rsp_word) == k) rsp_off = sl_off_q[(s*4 + k)*224 +: 224];
+      end
+    end
+  end
+  // A lane's 16 bytes from its offset (zero past the block). Formed only for a
+  // load's response, the one use (so Verilator skips it on other cycles).
+  logic rsp_load;
+  assign rsp_load = rsp_valid && !rsp_store;
+
+  always_comb begin
+    logic [1143:0] pad;
+    logic [127:0]  b;
+    logic [31:0]   w;
+    logic          hit;
+    pad = {120'd0, rsp_data};
+    b   = '0;
+    w   = '0;
+    hit = 1'b0;
     rsp_rows  = '0;
     rsp_rmask = '0;
-    for (int l = 0; l < 32; l++) begin
-      logic [127:0] b;
-      b = pad[rsp_off[l*7 +: 7]*8 +: 128];
-      if (rsp_local) begin
+    if (rsp_load) begin
+      for (int l = 0; l < 32; l++) begin
+        b = bytes_at(pad, rsp_off[l*7 +: 7]);
+        // Local: the word of the response in row rsp_word; else word r in row r.
         for (int r = 0; r < 4; r++) begin
-          if (32'(rsp_word) == r) begin
-            rsp_rows[r*1024 + l*32 +: 32] = (r == 0) ? ext(b[31:0], rsp_mod) : b[31:0];
-            rsp_rmask[r*32 + l] = rsp_lanes[l];
-          end
+          hit = !rsp_local || 32'(rsp_word) == r;
+          w   = rsp_local ? b[31:0] : b[r*32 +: 32];
+          rsp_rows[r*1024 + l*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
+          rsp_rmask[r*32 + l] = hit && rsp_lanes[l];
         end
-      end else begin
-        rsp_rows[l*32 +: 32]        = ext(b[31:0], rsp_mod);
-        rsp_rows[1024 + l*32 +: 32] = b[63:32];
-        rsp_rows[2048 + l*32 +: 32] = b[95:64];
-        rsp_rows[3072 + l*32 +: 32] = b[127:96];
-        for (int r = 0; r < 4; r++) rsp_rmask[r*32 + l] = rsp_lanes[l];
       end
     end
   end
@@ -784,40 +857,37 @@ module wg_lsu #(
     end
   end
 
-  logic rsp_load;
-  assign rsp_load = rsp_valid && !rsp_store;
+  // Result rows. Per slot, in this order (a later source wins a word): an L1
+  // response's lanes, a finished shared access (every word), a parameter word. Each
+  // row is written whole, its new value formed by masks: one enable per slot.
+  logic [31:0] pr_lanes;
+  assign pr_lanes = pr_bcast_q ? a_exec_q : 32'd1 << pr_lane_q;
 
   always_ff @(posedge clk_i) begin
-    if (rsp_load) begin
+    if (rsp_load || sm_out_valid || pr_valid_q) begin
       for (int s = 0; s < 32'(SLOTS); s++) begin
-        if (rsp_slot == SL_W'(s)) begin
+        logic hit_rsp, hit_sm, hit_pr;
+        hit_rsp = rsp_load && rsp_slot == SL_W'(s);
+        hit_sm  = sm_out_valid && a_slot_q == SL_W'(s);
+        hit_pr  = pr_valid_q && a_slot_q == SL_W'(s);
+        if (hit_rsp || hit_sm || hit_pr) begin
           for (int r = 0; r < 4; r++) begin
-            logic [1023:0] m;
-            m = expand(rsp_rmask[r*32 +: 32]);
-            res_q[s*4096 + r*1024 +: 1024] <= (res_q[s*4096 + r*1024 +: 1024] & ~m) |
-                                              (rsp_rows[r*1024 +: 1024] & m);
-          end
-        end
-      end
-    end
-    if (sm_out_valid) begin
-      for (int s = 0; s < 32'(SLOTS); s++) begin
-        if (a_slot_q == SL_W'(s)) res_q[s*4096 +: 4096] <= sm_rows;
-      end
-    end
-    if (pr_valid_q) begin
-      for (int s = 0; s < 32'(SLOTS); s++) begin
-        if (a_slot_q == SL_W'(s)) begin
-          for (int r = 0; r < 4; r++) begin
-            if (32'(pr_word_q) == r) begin
-              for (int l = 0; l < 32; l++) begin
-                if (pr_bcast_q ? a_exec_q[l] : (5'(l) == pr_lane_q)) res_q[s*4096 + r*1024 + l*32 +: 32] <= pr_val;
-              end
+            logic [1023:0] d;
+            logic [31:0]   mr, mp;
+            mr = rsp_rmask[r*32 +: 32] & {32{hit_rsp}};
+            mp = pr_lanes & {32{hit_pr && 32'(pr_word_q) == r}};
+            d  = hit_sm ? sm_rows[r*1024 +: 1024] : res_q[s*4096 + r*1024 +: 1024];
+            for (int l = 0; l < 32; l++) begin
+              d[l*32 +: 32] = mp[l] ? pr_val : (mr[l] && !hit_sm) ? rsp_rows[r*1024 + l*32 +: 32] : d[l*32 +: 32];
             end
+            res_q[s*4096 + r*1024 +: 1024] <= d;
           end
         end
       end
     end
+  end
+
+  always_ff @(posedge clk_i) begin
     // Offsets of word k_in of the AGU's slot, recorded as the coalescer takes it.
     if (co_in_valid && co_in_ready) begin
       for (int s = 0; s < 32'(SLOTS); s++) begin
@@ -872,7 +942,14 @@ module wg_lsu #(
   assign lwb_warp_o = wb_warp;
   assign lwb_reg_o  = sl_rd_q[wb_slot_q] + 6'(wb_beat_q);
   assign lwb_mask_o = sl_exec_q[wb_slot_q];
-  assign lwb_data_o = res_q[(32'(wb_slot_q) * 4 + 32'(wb_beat_q)) * 1024 +: 1024];
+  always_comb begin
+    lwb_data_o = '0;
+    for (int s = 0; s < 32'(SLOTS); s++) begin
+      for (int r = 0; r < 4; r++) begin
+        if (32'(wb_slot_q) == s && 32'(wb_beat_q) == r) lwb_data_o = res_q[(s*4 + r)*1024 +: 1024];
+      end
+    end
+  end
 
   assign ret_valid_o = wb_busy_q && (!wb_rf || lwb_ready_i[wb_cl]);
   assign wb_fire     = ret_valid_o && ret_ready_i;
@@ -949,9 +1026,13 @@ module wg_lsu #(
     end
     if (accept) begin
       sl_warp_q[free_slot]   <= in_w;
-      sl_active_q[free_slot] <= in_active_i[arb_idx*32 +: 32];
-      sl_exec_q[free_slot]   <= in_exec_i[arb_idx*32 +: 32];
-      sl_seq_q[free_slot]    <= in_seq_i[arb_idx*16 +: 16];
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        if (32'(arb_idx) == k) begin
+          sl_active_q[free_slot] <= in_active_i[k*32 +: 32];
+          sl_exec_q[free_slot]   <= in_exec_i[k*32 +: 32];
+          sl_seq_q[free_slot]    <= in_seq_i[k*16 +: 16];
+        end
+      end
       sl_pc_q[free_slot]     <= in_u.pc;
       sl_rd_q[free_slot]     <= in_u.rd;
       sl_nwr_q[free_slot]    <= in_u.nwr;
