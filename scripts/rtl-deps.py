@@ -35,7 +35,7 @@ while todo:
         continue
     mods.append(m)
     pkgs |= pkg_refs(m)
-    todo.extend(inst_refs(m))
+    todo.extend(sorted(inst_refs(m), reverse=True))
 
 # Packages used by packages come first.
 order, seen = [], set()

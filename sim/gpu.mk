@@ -17,19 +17,24 @@ GPU_DEFS   := -DWGGPU_NUM_SMS=$(GPU_NUM_SMS) -DWGGPU_RETIRE_EN=$(GPU_RETIRE_EN)
 # FST tracing of the whole GPU (--option trace_fst=FILE): per-SM trace code is about a third of
 # the build, so it is compiled in only with GPU_TRACE=1.
 GPU_TRACE ?= 0
-GPU_VFLAGS := --cc --build -j 2 --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) --x-assign fast --x-initial fast \
-              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -march=native -I$(CURDIR)/sim $(GPU_DEFS)"
+GPU_VFLAGS := --cc --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) --x-assign fast --x-initial fast \
+              -CFLAGS "-O2 -march=native -I$(CURDIR)/sim $(GPU_DEFS)"
 
 .PHONY: gpu-lib gpu-test gpu-lint
 
 gpu-lib: $(GPU_LIB)
 
+# Verilation without --build, then the compile: with --build -j 2, Verilator's generated
+# Vwg_gpu_hier.mk runs the SM block's Verilation twice at once (a rule with two targets), and the
+# two runs race on the same output files. Verilation here is serial (no jobserver inherited),
+# only the C++ compile is parallel.
 $(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \
-	$(VERILATOR) $(GPU_VFLAGS) $(GPU_PARAMS) --top-module wg_gpu --Mdir $(GPU_OBJ) \
-		$(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(VERILATOR) $(GPU_VFLAGS) $(GPU_PARAMS) --top-module wg_gpu \
+		--Mdir $(GPU_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
+	&& $(MAKE) --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu_hier.mk -j 2 OPT_FAST=-O2 hier_build >>$(GPU_OBJ)/build.log 2>&1 \
 	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
