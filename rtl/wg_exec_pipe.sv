@@ -62,6 +62,7 @@ module wg_exec_pipe #(
   input  wire logic [31:0]           is_pval_i,
 
   // Special registers of the instruction at dispatch.
+  output logic                       sr_en_o,     // an S2R at dispatch: wg_sreg forms sr_row_i
   output logic [WARP_W-1:0]          sr_warp_o,
   output logic [4:0]                 sr_num_o,
   input  wire logic [1023:0]         sr_row_i,
@@ -253,6 +254,7 @@ module wg_exec_pipe #(
   assign opq_pop      = d_fire;
   assign rf_rsp_ready = d_fire;
 
+  assign sr_en_o   = d_s2r;
   assign sr_warp_o = d_warp;
   assign sr_num_o  = du.imm[4:0];
 

@@ -19,8 +19,10 @@
 // scheduler's register-file write port and retires the beat. A store retires
 // when its last transaction is accepted by the L1; the per-warp count of
 // requests the L1 has not answered serves MEMBAR and CTA completion.
-// Result rows are flat vectors written whole (no partial writes of memory
-// elements at run-time indexes: yosys-friendly).
+// Result rows are array elements written whole at constant indexes (no partial
+// writes of memory elements at run-time indexes: yosys-friendly; and no
+// whole-vector copy per cycle in Verilator, which a flat vector with partial
+// writes costs).
 `default_nettype none
 
 module wg_lsu #(
@@ -291,26 +293,35 @@ module wg_lsu #(
       default:   win = 32'hFFFF_FFFF;
     endcase
   end
+  // The addresses are used from A_CHECK on, the checks only in A_CHECK (the
+  // fault outputs are read only with fault_o): both are skipped while the AGU
+  // is idle (Verilator evaluates the block every cycle).
   always_comb begin
-    f_any  = 1'b0;
-    f_code = '0;
-    f_lane = '0;
-    f_addr = '0;
-    for (int l = 0; l < 32; l++) begin
-      logic [31:0] a;
-      logic        mis, out;
-      a = a_atom_q ? a_ra_q[l*32 +: 32] : a_ra_q[l*32 +: 32] + au.imm;
-      addr_row[l*32 +: 32] = a;
-      mis = (a & (32'(a_bytes_q) - 32'd1)) != '0;
-      out = (a_space_q != SP_GLOBAL) && ({1'b0, a} + 33'(a_bytes_q) > {1'b0, win});
-      if (a_exec_q[l] && (mis || out) && !f_any) begin
-        f_any  = 1'b1;
-        f_lane = 5'(l);
-        f_addr = a;
-        if (mis) f_code = wg_sm_pkg::FAULT_ALIGN;
-        else if (a_space_q == SP_SHARED) f_code = wg_sm_pkg::FAULT_SHARED;
-        else if (a_space_q == SP_LOCAL) f_code = wg_sm_pkg::FAULT_LOCAL;
-        else f_code = wg_sm_pkg::FAULT_PARAM;
+    logic [31:0] a;
+    logic        mis, out;
+    a        = '0;
+    mis      = 1'b0;
+    out      = 1'b0;
+    f_any    = 1'b0;
+    f_code   = '0;
+    f_lane   = '0;
+    f_addr   = '0;
+    addr_row = '0;
+    if (a_q != A_IDLE) begin
+      for (int l = 0; l < 32; l++) begin
+        a = a_atom_q ? a_ra_q[l*32 +: 32] : a_ra_q[l*32 +: 32] + au.imm;
+        addr_row[l*32 +: 32] = a;
+        mis = (a & (32'(a_bytes_q) - 32'd1)) != '0;
+        out = (a_space_q != SP_GLOBAL) && ({1'b0, a} + 33'(a_bytes_q) > {1'b0, win});
+        if (a_q == A_CHECK && a_exec_q[l] && (mis || out) && !f_any) begin
+          f_any  = 1'b1;
+          f_lane = 5'(l);
+          f_addr = a;
+          if (mis) f_code = wg_sm_pkg::FAULT_ALIGN;
+          else if (a_space_q == SP_SHARED) f_code = wg_sm_pkg::FAULT_SHARED;
+          else if (a_space_q == SP_LOCAL) f_code = wg_sm_pkg::FAULT_LOCAL;
+          else f_code = wg_sm_pkg::FAULT_PARAM;
+        end
       end
     end
   end
@@ -334,19 +345,25 @@ module wg_lsu #(
   logic [2:0]    c_size;
   assign nwords = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1;
   assign c_size = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'd2 : log2b(a_bytes_q);
+  // Used only as the coalescer takes the access (co_in_valid, defined below).
+  logic co_in_valid;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      logic [31:0] w;
-      w = addr_row[l*32 +: 32] + {27'd0, k_in_q[1:0], 2'b00};
-      if (a_space_q == SP_LOCAL)
-        c_addr[l*32 +: 32] = local_base_i + (w >> 2) * (total_threads_i << 2) +
-                             ((a_gtid0_q + 32'(l)) << 2) + {30'd0, w[1:0]};
-      else
-        c_addr[l*32 +: 32] = w;
+    logic [31:0] w;
+    w      = '0;
+    c_addr = '0;
+    if (co_in_valid) begin
+      for (int l = 0; l < 32; l++) begin
+        w = addr_row[l*32 +: 32] + {27'd0, k_in_q[1:0], 2'b00};
+        if (a_space_q == SP_LOCAL)
+          c_addr[l*32 +: 32] = local_base_i + (w >> 2) * (total_threads_i << 2) +
+                               ((a_gtid0_q + 32'(l)) << 2) + {30'd0, w[1:0]};
+        else
+          c_addr[l*32 +: 32] = w;
+      end
     end
   end
 
-  logic          co_in_valid, co_in_ready;
+  logic          co_in_ready;
   logic          tx_valid, tx_ready, tx_last;
   logic [31:0]   tx_addr, tx_lanes;
   logic [2:0]    tx_size;
@@ -399,6 +416,8 @@ module wg_lsu #(
 
   // Store data of the transaction: the served lanes' bytes at their offsets in
   // the aligned block, the highest lane last (it wins a byte written twice).
+  // Formed only while a store transaction is offered (the L1 takes the data
+  // with the request only; Verilator skips the 32-lane loop on other cycles).
   // Accesses are naturally aligned (wg_coalescer asserts it), so a lane's bytes
   // lie in the 16 B chunk o[6:4] from byte o[3:0]: a 128-bit shift and a chunk
   // select per lane, not a shift of the whole 1024-bit block.
@@ -419,7 +438,7 @@ module wg_lsu #(
     h  = '0;
     o  = '0;
     en = 1'b0;
-    if (a_st_q) begin
+    if (a_st_q && tx_valid) begin
       for (int l = 0; l < 32; l++) begin
         v  = st_val(5'(l), a_bytes_q);
         h  = k_tx_q[1] ? v[127:64] : v[63:0];
@@ -558,10 +577,15 @@ module wg_lsu #(
   logic [4095:0] sm_wdata, sm_out;
   logic [5:0]    sm_passes;
   assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
+  // wg_smem takes addresses and data only with the access (formed only then).
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      sm_addr[l*32 +: 32]   = a_sbase_q + addr_row[l*32 +: 32];
-      sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
+    sm_addr  = '0;
+    sm_wdata = '0;
+    if (sm_in_valid) begin
+      for (int l = 0; l < 32; l++) begin
+        sm_addr[l*32 +: 32]    = a_sbase_q + addr_row[l*32 +: 32];
+        sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
+      end
     end
   end
 
@@ -789,7 +813,7 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   // Slots: per-slot state and result rows.
   // ---------------------------------------------------------------------------
-  logic [SLOTS*4096-1:0] res_q;
+  logic [1023:0]     res_q       [SLOTS*4];   // slot s, row r: element s*4 + r
   logic [WARP_W-1:0] sl_warp_q   [SLOTS];
   logic [31:0]       sl_active_q [SLOTS];
   logic [31:0]       sl_exec_q   [SLOTS];
@@ -846,14 +870,17 @@ module wg_lsu #(
     end
   end
 
-  // Rows of a finished shared access.
+  // Rows of a finished shared access (formed in the cycle they are taken).
   logic [4095:0] sm_rows;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      sm_rows[l*32 +: 32]        = a_atom_q ? sm_out[l*128 +: 32] : ext(sm_out[l*128 +: 32], au.mod);
-      sm_rows[1024 + l*32 +: 32] = sm_out[l*128 + 32 +: 32];
-      sm_rows[2048 + l*32 +: 32] = sm_out[l*128 + 64 +: 32];
-      sm_rows[3072 + l*32 +: 32] = sm_out[l*128 + 96 +: 32];
+    sm_rows = '0;
+    if (sm_out_valid) begin
+      for (int l = 0; l < 32; l++) begin
+        sm_rows[l*32 +: 32]        = a_atom_q ? sm_out[l*128 +: 32] : ext(sm_out[l*128 +: 32], au.mod);
+        sm_rows[1024 + l*32 +: 32] = sm_out[l*128 + 32 +: 32];
+        sm_rows[2048 + l*32 +: 32] = sm_out[l*128 + 64 +: 32];
+        sm_rows[3072 + l*32 +: 32] = sm_out[l*128 + 96 +: 32];
+      end
     end
   end
 
@@ -863,25 +890,25 @@ module wg_lsu #(
   logic [31:0] pr_lanes;
   assign pr_lanes = pr_bcast_q ? a_exec_q : 32'd1 << pr_lane_q;
 
-  always_ff @(posedge clk_i) begin
-    if (rsp_load || sm_out_valid || pr_valid_q) begin
-      for (int s = 0; s < 32'(SLOTS); s++) begin
-        logic hit_rsp, hit_sm, hit_pr;
-        hit_rsp = rsp_load && rsp_slot == SL_W'(s);
-        hit_sm  = sm_out_valid && a_slot_q == SL_W'(s);
-        hit_pr  = pr_valid_q && a_slot_q == SL_W'(s);
-        if (hit_rsp || hit_sm || hit_pr) begin
-          for (int r = 0; r < 4; r++) begin
-            logic [1023:0] d;
-            logic [31:0]   mr, mp;
-            mr = rsp_rmask[r*32 +: 32] & {32{hit_rsp}};
-            mp = pr_lanes & {32{hit_pr && 32'(pr_word_q) == r}};
-            d  = hit_sm ? sm_rows[r*1024 +: 1024] : res_q[s*4096 + r*1024 +: 1024];
-            for (int l = 0; l < 32; l++) begin
-              d[l*32 +: 32] = mp[l] ? pr_val : (mr[l] && !hit_sm) ? rsp_rows[r*1024 + l*32 +: 32] : d[l*32 +: 32];
-            end
-            res_q[s*4096 + r*1024 +: 1024] <= d;
+  // One block per slot and row (a constant element of res_q each); a row that no
+  // source touches in a cycle is not rewritten.
+  for (genvar gs = 0; gs < SLOTS; gs++) begin : g_res_slot
+    for (genvar gr = 0; gr < 4; gr++) begin : g_res_row
+      logic hit_rsp, hit_sm, hit_pr;
+      logic [31:0] mr, mp;
+      assign hit_rsp = rsp_load && rsp_slot == SL_W'(gs);
+      assign hit_sm  = sm_out_valid && a_slot_q == SL_W'(gs);
+      assign hit_pr  = pr_valid_q && a_slot_q == SL_W'(gs);
+      assign mr      = rsp_rmask[gr*32 +: 32] & {32{hit_rsp}};
+      assign mp      = pr_lanes & {32{hit_pr && 32'(pr_word_q) == gr}};
+      always_ff @(posedge clk_i) begin
+        if (hit_sm || mr != '0 || mp != '0) begin : upd
+          logic [1023:0] d;
+          d = hit_sm ? sm_rows[gr*1024 +: 1024] : res_q[gs*4 + gr];
+          for (int l = 0; l < 32; l++) begin
+            d[l*32 +: 32] = mp[l] ? pr_val : (mr[l] && !hit_sm) ? rsp_rows[gr*1024 + l*32 +: 32] : d[l*32 +: 32];
           end
+          res_q[gs*4 + gr] <= d;
         end
       end
     end
@@ -946,7 +973,7 @@ module wg_lsu #(
     lwb_data_o = '0;
     for (int s = 0; s < 32'(SLOTS); s++) begin
       for (int r = 0; r < 4; r++) begin
-        if (32'(wb_slot_q) == s && 32'(wb_beat_q) == r) lwb_data_o = res_q[(s*4 + r)*1024 +: 1024];
+        if (32'(wb_slot_q) == s && 32'(wb_beat_q) == r) lwb_data_o = res_q[s*4 + r];
       end
     end
   end

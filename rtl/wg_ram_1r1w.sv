@@ -43,11 +43,18 @@ module wg_ram_1r1w #(
     // a merge with the old word: yosys turns the read-back into per-group
     // write enables of the block RAM (opt_mem_feedback), and Verilator does
     // one whole-word write (a process per group would cost it a copy each).
+    // The merge is formed only in a write cycle (Verilator evaluates the block
+    // every cycle; for a register-file bank that is a 1024-bit read-back and 32
+    // group selects per cycle otherwise); without a write wmerged is wdata_i,
+    // which the write below does not use.
     logic [WIDTH-1:0] wmerged;
     always_comb begin
-      wmerged = mem_q[waddr_i];
-      for (int i = 0; i < BEW; i++) begin
-        if (wbe_i[i]) wmerged[i*EN_GRAIN +: EN_GRAIN] = wdata_i[i*EN_GRAIN +: EN_GRAIN];
+      wmerged = wdata_i;
+      if (we_i) begin
+        wmerged = mem_q[waddr_i];
+        for (int i = 0; i < BEW; i++) begin
+          if (wbe_i[i]) wmerged[i*EN_GRAIN +: EN_GRAIN] = wdata_i[i*EN_GRAIN +: EN_GRAIN];
+        end
       end
     end
     always_ff @(posedge clk_i) begin

@@ -521,9 +521,12 @@ module wg_regfile #(
   logic [3*ROW_W-1:0] rsp_held_data_q;
 
   always_ff @(posedge clk_i) begin
-    rsp_held_q      <= rst_ni && rsp_valid_o && !rsp_ready_i;
-    rsp_held_tag_q  <= rsp_tag_o;
-    rsp_held_data_q <= rsp_data_o;
+    rsp_held_q <= rst_ni && rsp_valid_o && !rsp_ready_i;
+    // Kept only when it is checked the next cycle (a 3072-bit copy otherwise).
+    if (rsp_valid_o && !rsp_ready_i) begin
+      rsp_held_tag_q  <= rsp_tag_o;
+      rsp_held_data_q <= rsp_data_o;
+    end
     if (rst_ni) begin
       if (tbl_fire) begin
         assert (32'(tbl_warp_i) < NUM_WARPS) else $error("wg_regfile: table write of warp %0d", tbl_warp_i);

@@ -202,6 +202,7 @@ module wg_sm #(
   logic [NUM_SIMD*18-1:0]       simt_pc, simt_target, simt_reconv;
   logic [NUM_SIMD*4-1:0]        bar_id;
   logic [NUM_SIMD*5-1:0]        sr_num;
+  logic [NUM_SIMD-1:0]          sr_en;
   logic [NUM_SIMD*1024-1:0]     sr_row;
   logic [NUM_SIMD-1:0]          ifault;
   logic [NUM_SIMD*WARP_W-1:0]   ifault_warp;
@@ -366,6 +367,7 @@ module wg_sm #(
       .is_seq_i        (is_seq[k*16 +: 16]),
       .is_psel_i       (is_psel[k*32 +: 32]),
       .is_pval_i       (is_pval[k*32 +: 32]),
+      .sr_en_o         (sr_en[k]),
       .sr_warp_o       (sr_warp[k*WARP_W +: WARP_W]),
       .sr_num_o        (sr_num[k*5 +: 5]),
       .sr_row_i        (sr_row[k*1024 +: 1024]),
@@ -527,6 +529,7 @@ module wg_sm #(
     .nctaid_i   (nctaid),
     .sm_id_i    (sm_id_i),
     .clock_i    (clock_q),
+    .rd_en_i    (sr_en),
     .rd_warp_i  (sr_warp),
     .rd_num_i   (sr_num),
     .rd_row_o   (sr_row)

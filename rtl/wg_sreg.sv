@@ -4,7 +4,9 @@
 // are stored per warp at CTA launch (wg_cta_ctrl walks the CTA's threads, so
 // the SM never divides); the other values come from the kernel registers,
 // the CTA slot and the cycle counter. One combinational read port per
-// scheduler.
+// scheduler; a port's row is formed only while its rd_en_i is high (an S2R
+// at the scheduler's dispatch stage) and is zero otherwise (for Verilator:
+// the row is a 32-lane vector the clock counter would rebuild every cycle).
 `default_nettype none
 
 module wg_sreg #(
@@ -31,6 +33,7 @@ module wg_sreg #(
   input  wire logic [7:0]                    sm_id_i,
   input  wire logic [63:0]                   clock_i,
 
+  input  wire logic [NUM_PORTS-1:0]          rd_en_i,
   input  wire logic [NUM_PORTS*WARP_W-1:0]   rd_warp_i,
   input  wire logic [NUM_PORTS*5-1:0]        rd_num_i,
   output logic [NUM_PORTS*1024-1:0]          rd_row_o
@@ -43,47 +46,61 @@ module wg_sreg #(
   end
 
   always_comb begin
+    logic [WARP_W-1:0]   w;
+    logic [4:0]          n;
+    logic [CTA_W-1:0]    c;
+    logic [32*TID_W-1:0] t;
+    logic [31:0]         u;
+    logic                uni;
+    w   = '0;
+    n   = '0;
+    c   = '0;
+    t   = '0;
+    u   = '0;
+    uni = 1'b0;
+    rd_row_o = '0;
     for (int p = 0; p < 32'(NUM_PORTS); p++) begin
-      logic [WARP_W-1:0] w;
-      logic [4:0]        n;
-      logic [CTA_W-1:0]  c;
-      logic [32*TID_W-1:0] t;
-      logic [31:0]       u;
-      logic              uni;
-      w = rd_warp_i[p*WARP_W +: WARP_W];
-      n = rd_num_i[p*5 +: 5];
-      c = warp_cta_i[w*CTA_W +: CTA_W];
-      t = tid_q[w];
-      uni = 1'b1;
-      case (n)
-        wg_isa_pkg::SR_NTID_X:    u = 32'(ntid_i[15:0]);
-        wg_isa_pkg::SR_NTID_Y:    u = 32'(ntid_i[31:16]);
-        wg_isa_pkg::SR_NTID_Z:    u = 32'(ntid_i[47:32]);
-        wg_isa_pkg::SR_CTAID_X:   u = 32'(cta_id_i[c*48 +: 16]);
-        wg_isa_pkg::SR_CTAID_Y:   u = 32'(cta_id_i[c*48 + 16 +: 16]);
-        wg_isa_pkg::SR_CTAID_Z:   u = 32'(cta_id_i[c*48 + 32 +: 16]);
-        wg_isa_pkg::SR_NCTAID_X:  u = 32'(nctaid_i[15:0]);
-        wg_isa_pkg::SR_NCTAID_Y:  u = 32'(nctaid_i[31:16]);
-        wg_isa_pkg::SR_NCTAID_Z:  u = 32'(nctaid_i[47:32]);
-        wg_isa_pkg::SR_WARPID:    u = 32'(warp_wic_i[w*5 +: 5]);
-        wg_isa_pkg::SR_SMID:      u = 32'(sm_id_i);
-        wg_isa_pkg::SR_CLOCK:     u = clock_i[31:0];
-        wg_isa_pkg::SR_CLOCKHI:   u = clock_i[63:32];
-        default: begin
-          u   = '0;
-          uni = 1'b0;
-        end
-      endcase
-      for (int l = 0; l < 32; l++) begin
-        logic [31:0] v;
+      if (rd_en_i[p]) begin
+        w = rd_warp_i[p*WARP_W +: WARP_W];
+        n = rd_num_i[p*5 +: 5];
+        c = warp_cta_i[w*CTA_W +: CTA_W];
+        t = tid_q[w];
+        uni = 1'b1;
         case (n)
-          wg_isa_pkg::SR_TID_X:   v = 32'(t[l*TID_W +: 10]);
-          wg_isa_pkg::SR_TID_Y:   v = 32'(t[l*TID_W + 10 +: 10]);
-          wg_isa_pkg::SR_TID_Z:   v = 32'(t[l*TID_W + 20 +: 6]);
-          wg_isa_pkg::SR_LANEID:  v = 32'(l);
-          default:                v = '0;
+          wg_isa_pkg::SR_NTID_X:    u = 32'(ntid_i[15:0]);
+          wg_isa_pkg::SR_NTID_Y:    u = 32'(ntid_i[31:16]);
+          wg_isa_pkg::SR_NTID_Z:    u = 32'(ntid_i[47:32]);
+          wg_isa_pkg::SR_CTAID_X:   u = 32'(cta_id_i[c*48 +: 16]);
+          wg_isa_pkg::SR_CTAID_Y:   u = 32'(cta_id_i[c*48 + 16 +: 16]);
+          wg_isa_pkg::SR_CTAID_Z:   u = 32'(cta_id_i[c*48 + 32 +: 16]);
+          wg_isa_pkg::SR_NCTAID_X:  u = 32'(nctaid_i[15:0]);
+          wg_isa_pkg::SR_NCTAID_Y:  u = 32'(nctaid_i[31:16]);
+          wg_isa_pkg::SR_NCTAID_Z:  u = 32'(nctaid_i[47:32]);
+          wg_isa_pkg::SR_WARPID:    u = 32'(warp_wic_i[w*5 +: 5]);
+          wg_isa_pkg::SR_SMID:      u = 32'(sm_id_i);
+          wg_isa_pkg::SR_CLOCK:     u = clock_i[31:0];
+          wg_isa_pkg::SR_CLOCKHI:   u = clock_i[63:32];
+          default: begin
+            u   = '0;
+            uni = 1'b0;
+          end
         endcase
-        rd_row_o[p*1024 + l*32 +: 32] = uni ? u : v;
+        // One selection per port, then the lane loop (not a selection per lane).
+        if (uni) begin
+          for (int l = 0; l < 32; l++) rd_row_o[p*1024 + l*32 +: 32] = u;
+        end else begin
+          case (n)
+            wg_isa_pkg::SR_TID_X:
+              for (int l = 0; l < 32; l++) rd_row_o[p*1024 + l*32 +: 32] = 32'(t[l*TID_W +: 10]);
+            wg_isa_pkg::SR_TID_Y:
+              for (int l = 0; l < 32; l++) rd_row_o[p*1024 + l*32 +: 32] = 32'(t[l*TID_W + 10 +: 10]);
+            wg_isa_pkg::SR_TID_Z:
+              for (int l = 0; l < 32; l++) rd_row_o[p*1024 + l*32 +: 32] = 32'(t[l*TID_W + 20 +: 6]);
+            wg_isa_pkg::SR_LANEID:
+              for (int l = 0; l < 32; l++) rd_row_o[p*1024 + l*32 +: 32] = 32'(l);
+            default: ;
+          endcase
+        end
       end
     end
   end
