@@ -518,15 +518,10 @@ module wg_regfile #(
 `ifndef SYNTHESIS
   logic             rsp_held_q;
   logic [TAG_W-1:0] rsp_held_tag_q;
-  logic [3*ROW_W-1:0] rsp_held_data_q;
 
   always_ff @(posedge clk_i) begin
-    rsp_held_q <= rst_ni && rsp_valid_o && !rsp_ready_i;
-    // Kept only when it is checked the next cycle (a 3072-bit copy otherwise).
-    if (rsp_valid_o && !rsp_ready_i) begin
-      rsp_held_tag_q  <= rsp_tag_o;
-      rsp_held_data_q <= rsp_data_o;
-    end
+    rsp_held_q     <= rst_ni && rsp_valid_o && !rsp_ready_i;
+    rsp_held_tag_q <= rsp_tag_o;
     if (rst_ni) begin
       if (tbl_fire) begin
         assert (32'(tbl_warp_i) < NUM_WARPS) else $error("wg_regfile: table write of warp %0d", tbl_warp_i);
@@ -548,10 +543,16 @@ module wg_regfile #(
                       wr_warp_i, wr_reg_i, tbl_nregs_q[wr_warp_i]);
         assert (32'(wr_part_i) < PARTS) else $error("wg_regfile: write of part %0d", wr_part_i);
       end
-      // Valid/ready rule: a response stays until taken.
+      // Valid/ready rule: a response stays until taken. Its data is the
+      // collector, which only RF_OUT writes: RF_OUT must not write it while a
+      // response waits (checked instead of comparing 3072 bits every cycle).
       if (rsp_held_q) begin
-        assert (rsp_valid_o && rsp_tag_o == rsp_held_tag_q && rsp_data_o == rsp_held_data_q)
+        assert (rsp_valid_o && rsp_tag_o == rsp_held_tag_q)
           else $error("wg_regfile: response withdrawn or changed before it was taken");
+      end
+      if (rsp_valid_o && !rsp_ready_i) begin
+        assert (!(out_valid_q && !out_stall))
+          else $error("wg_regfile: collector written while its response waits");
       end
     end
   end

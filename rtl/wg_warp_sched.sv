@@ -283,15 +283,12 @@ module wg_warp_sched #(
         greedy_q <= pick_l;
         gprev_q  <= greedy_q;
       end
-      // Buffer counts: a pop and a push of one warp may coincide.
-      for (int i = 0; i < 32'(NW); i++) begin
-        logic [IBC_W-1:0] c;
-        c = ib_cnt_q[i];
-        if (is_fire && pick_l == LW_W'(i)) c = c - 1'b1;
-        if (ibw && ibw_l == LW_W'(i)) c = c + 1'b1;
-        if (init_valid_i && mine(init_warp_i, cid_i) && loc(init_warp_i) == LW_W'(i)) c = '0;
-        ib_cnt_q[i] <= c;
-      end
+      // Buffer counts: a pop and a push of one warp may coincide; a launch
+      // clears (the later assignment wins). Only the warps named are written
+      // (no loop over all warps every cycle).
+      if (is_fire) ib_cnt_q[pick_l] <= (ibw && ibw_l == pick_l) ? ib_cnt_q[pick_l] : ib_cnt_q[pick_l] - 1'b1;
+      if (ibw && !(is_fire && pick_l == ibw_l)) ib_cnt_q[ibw_l] <= ib_cnt_q[ibw_l] + 1'b1;
+      if (init_valid_i && mine(init_warp_i, cid_i)) ib_cnt_q[loc(init_warp_i)] <= '0;
     end
   end
 
