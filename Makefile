@@ -38,17 +38,32 @@ KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
 KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
 KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 
+# The CUDA benchmark suite (docs/suite.md): kernels/cuda/NAME.cu, its PTX, driver NAME.c.
+SUITE_PROGS := $(sort $(wildcard kernels/cuda/*.c))
+SUITE_BINS := $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/cuda/%)
+# Suite programs that make test runs (func, sim in lockstep, identical downloads): those
+# that the PTX frontend runs today (docs/suite.md, section Status). All of them: SUITE_CI=all.
+SUITE_CI ?=
+override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
+# make ptx: .cu -> .ptx where nvcc exists (the .ptx files are committed).
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+NVCCFLAGS ?= -ptx -arch=compute_75
+PTX_SRCS := $(sort $(wildcard kernels/cuda/*.cu tests/ptx/*.cu))
+
 .PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
-        mem-count-test
+        mem-count-test suite-test suite-run ptx
 .DEFAULT_GOAL := all
 
-all: $(LIB) $(CLI) $(KERNEL_BINS)
+all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
 
 help:
 	@echo "make run         build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
+	@echo "make suite-test  the CUDA suite (SUITE_CI=$(SUITE_CI)) at the small size: func, sim (lockstep), same downloads"
+	@echo "make suite-run   the CUDA suite at SUITE_SIZE=default on SUITE_TARGETS=sim gpu, then the figures table"
+	@echo "make ptx         regenerate the .ptx of kernels/cuda/*.cu and tests/ptx/*.cu with nvcc (when present)"
 	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
 	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
 	@echo "make lint        static checks"
@@ -75,6 +90,30 @@ $(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
+$(BUILD)/obj/kernels/cuda/%.o: CPPFLAGS += -Ikernels
+
+$(BUILD)/cuda/%: $(BUILD)/obj/kernels/cuda/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(RTL_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
+
+ifneq ($(NVCC),)
+ptx: $(PTX_SRCS:.cu=.ptx)
+
+%.ptx: %.cu
+	$(NVCC) $(NVCCFLAGS) $< -o $@
+else
+ptx:
+	@echo "make ptx: no nvcc here; the committed .ptx files stay as they are"
+endif
+
+suite-test: $(SUITE_CI:%=$(BUILD)/cuda/%)
+	@scripts/suite-tests.sh $(BUILD) $(SUITE_CI)
+
+SUITE_SIZE ?= default
+SUITE_TARGETS ?= sim gpu
+suite-run: $(SUITE_BINS)
+	@scripts/suite-figures.sh --run $(BUILD) $(SUITE_SIZE) "$(SUITE_TARGETS)"
+
 run: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
 
@@ -87,7 +126,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
+	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test suite-test install-test cosim cosim-rtl \
+		rtl-test
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)

@@ -2,9 +2,9 @@
 // of Rodinia's cfd (euler3d): five conserved variables per cell (density,
 // momentum x/y/z, energy, structure of arrays), CFD_NNB faces per cell with
 // a neighbour index (-1: wall, -2: far field) and a face normal. Per
-// iteration the host launches cfd_step_factor, then CFD_RK times cfd_flux
-// and cfd_time_step. cfd_flux gathers the neighbours' variables at
-// irregular addresses and spends many FP operations (pressure, speed of
+// iteration the host launches cfd_copy (saves the variables),
+// cfd_step_factor, then CFD_RK times cfd_flux and cfd_time_step. cfd_flux
+// gathers the neighbours' variables at irregular addresses and spends many FP operations (pressure, speed of
 // sound: sqrtf, divisions) on each face with many values live: a high
 // register count per thread.
 
@@ -119,4 +119,13 @@ extern "C" __global__ void cfd_time_step(const float *old, float *var, const flo
 	float factor = step[i] / (float)(CFD_RK - k) / area[i];
 	for (int v = 0; v < CFD_NVAR; v++)
 		var[i + v * nc] = old[i + v * nc] + factor * flux[i + v * nc];
+}
+
+// dst = src (the host saves the variables before the Runge-Kutta stages).
+extern "C" __global__ void cfd_copy(float *dst, const float *src, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		dst[i] = src[i];
 }

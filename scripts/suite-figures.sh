@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The CUDA suite's figures table (docs/suite.md) from the programs' --json statistics.
+#   suite-figures.sh --run BUILD SIZE "TARGETS"   run every suite program (build/cuda/*) at SIZE
+#                                                  on each target, then print the table
+#   suite-figures.sh DIR...                        print the table of DIR/NAME.json files
+# Columns: launches, CTAs, warp instructions, divergent branches / branches, local-memory
+# bytes per thread instruction (spill and stack-array traffic), warp execution efficiency,
+# cycles, IPC (warp instructions per cycle and SM), ALU utilisation = thread instructions of
+# the int, imul, fp and sfu classes / (cycles x ALU lanes of the SMs that ran).
+set -u
+if [ "${1:-}" = --run ]; then
+	build=$2; size=$3; targets=$4; dirs=()
+	for t in $targets; do
+		out=$build/suite-run/$t
+		mkdir -p "$out"
+		for p in "$build"/cuda/*; do
+			[ -x "$p" ] || continue
+			n=$(basename "$p")
+			WG_SIM_LOCKSTEP=0 "$p" --target "$t" --size "$size" --json "$out/$n.json" ||
+				echo "suite-figures: $n on $t failed" >&2
+		done
+		dirs+=("$out")
+	done
+	set -- "${dirs[@]}"
+fi
+python3 - "$@" <<'PY'
+import glob, json, os, sys
+LANES = int(os.environ.get("WG_ALU_LANES", "32"))   # SIMD width x SIMD units per SM (docs/sm.md)
+for d in sys.argv[1:]:
+    print("\n%s" % d)
+    print("%-8s %8s %7s %12s %8s %9s %6s %12s %6s %6s" % ("program", "launches", "CTAs", "warp_insts",
+          "diverg%", "local_B/i", "eff%", "cycles", "IPC", "ALU%"))
+    for f in sorted(glob.glob(os.path.join(d, "*.json"))):
+        j = json.load(open(f))
+        t = j["totals"]
+        cyc = t.get("cycles", 0)
+        tc = j.get("target_counters", {})
+        sms = sum(1 for a in tc.get("sm_active_cycles", []) if a) or 1
+        alu = sum(t.get("thread_inst_by_class", {}).get(c, 0) for c in ("int", "imul", "fp", "sfu"))
+        loc = t.get("local_load_bytes", 0) + t.get("local_store_bytes", 0)
+        print("%-8s %8d %7d %12d %8.1f %9.2f %6.1f %12s %6s %6s" % (
+            os.path.basename(f)[:-5], t["kernels"], t["ctas"], t["inst_executed"],
+            100.0 * t["divergent_branch"] / t["branch"] if t["branch"] else 0.0,
+            loc / t["thread_inst_executed"] if t["thread_inst_executed"] else 0.0,
+            100 * t["warp_execution_efficiency"], cyc if cyc else "-",
+            "%.3f" % (t["inst_executed"] / cyc / sms) if cyc else "-",
+            "%.1f" % (100.0 * alu / (cyc * LANES * sms)) if cyc else "-"))
+PY
