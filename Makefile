@@ -167,6 +167,7 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/bench.mk
+-include sim/synth.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)
