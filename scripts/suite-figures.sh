@@ -6,7 +6,9 @@
 # Columns: launches, CTAs, warp instructions, divergent branches / branches, local-memory
 # bytes per thread instruction (spill and stack-array traffic), warp execution efficiency,
 # cycles, IPC (warp instructions per cycle and SM), ALU utilisation = thread instructions of
-# the int, imul, fp and sfu classes / (cycles x ALU lanes of the SMs that ran).
+# the int, imul, fp and sfu classes / (cycles x ALU lanes of the SMs that ran); then per
+# kernel: registers per thread, shared and local bytes, CTAs and warps per SM and the
+# resource that bounds them (the launches' "regs", "ctas_per_sm", ... fields).
 set -u
 if [ "${1:-}" = --run ]; then
 	build=$2; size=$3; targets=$4; dirs=()
@@ -27,11 +29,11 @@ python3 - "$@" <<'PY'
 import glob, json, os, sys
 LANES = int(os.environ.get("WG_ALU_LANES", "32"))   # SIMD width x SIMD units per SM (docs/sm.md)
 for d in sys.argv[1:]:
-    print("\n%s" % d)
+    runs = [(os.path.basename(f)[:-5], json.load(open(f))) for f in sorted(glob.glob(os.path.join(d, "*.json")))]
+    print("\n%s: per program" % d)
     print("%-8s %8s %7s %12s %8s %9s %6s %12s %6s %6s" % ("program", "launches", "CTAs", "warp_insts",
-          "diverg%", "local_B/i", "eff%", "cycles", "IPC", "ALU%"))
-    for f in sorted(glob.glob(os.path.join(d, "*.json"))):
-        j = json.load(open(f))
+          "diverg%", "local_B/i", "eff%", "cycles", "IPC/SM", "ALU%"))
+    for name, j in runs:
         t = j["totals"]
         cyc = t.get("cycles", 0)
         tc = j.get("target_counters", {})
@@ -39,10 +41,26 @@ for d in sys.argv[1:]:
         alu = sum(t.get("thread_inst_by_class", {}).get(c, 0) for c in ("int", "imul", "fp", "sfu"))
         loc = t.get("local_load_bytes", 0) + t.get("local_store_bytes", 0)
         print("%-8s %8d %7d %12d %8.1f %9.2f %6.1f %12s %6s %6s" % (
-            os.path.basename(f)[:-5], t["kernels"], t["ctas"], t["inst_executed"],
+            name, t["kernels"], t["ctas"], t["inst_executed"],
             100.0 * t["divergent_branch"] / t["branch"] if t["branch"] else 0.0,
             loc / t["thread_inst_executed"] if t["thread_inst_executed"] else 0.0,
             100 * t["warp_execution_efficiency"], cyc if cyc else "-",
             "%.3f" % (t["inst_executed"] / cyc / sms) if cyc else "-",
             "%.1f" % (100.0 * alu / (cyc * LANES * sms)) if cyc else "-"))
+    print("\n%s: per kernel (resources from the translated image, occupancy of one SM)" % d)
+    print("%-8s %-16s %8s %5s %7s %6s %7s %8s %-14s %12s %8s" % ("program", "kernel", "launches", "regs",
+          "shared", "local", "CTAs/SM", "warps/SM", "bound by", "warp_insts", "diverg%"))
+    for name, j in runs:
+        ks = {}
+        for l in j.get("launches", []):
+            k = ks.setdefault(l["kernel"], dict(l, n=0, insts=0, br=0, dbr=0))
+            k["n"] += 1
+            k["insts"] += l["inst_executed"]
+            k["br"] += l["branch"]
+            k["dbr"] += l["divergent_branch"]
+        for kn, k in ks.items():
+            print("%-8s %-16s %8d %5s %7s %6s %7s %8s %-14s %12d %8.1f" % (
+                name, kn, k["n"], k.get("regs", "?"), k.get("shared_bytes", "?"), k.get("local_bytes", "?"),
+                k.get("ctas_per_sm", "?"), k.get("warps_per_sm", "?"), k.get("occupancy_limit", "?"),
+                k["insts"], 100.0 * k["dbr"] / k["br"] if k["br"] else 0.0))
 PY
