@@ -51,7 +51,7 @@ NVCCFLAGS ?= -ptx -arch=compute_75
 PTX_SRCS := $(sort $(wildcard kernels/cuda/*.cu tests/ptx/*.cu))
 
 .PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
-        mem-count-test suite-test suite-run ptx
+        mem-count-test suite-test suite-emu-test suite-run ptx
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
@@ -62,6 +62,7 @@ help:
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
 	@echo "make suite-test  the CUDA suite (SUITE_CI=$(SUITE_CI)) at the small size: func, sim (lockstep), same downloads"
+	@echo "make suite-emu-test  the CUDA suite's drivers with the kernels compiled for the host (no PTX)"
 	@echo "make suite-run   the CUDA suite at SUITE_SIZE=default on SUITE_TARGETS=sim gpu, then the figures table"
 	@echo "make ptx         regenerate the .ptx of kernels/cuda/*.cu and tests/ptx/*.cu with nvcc (when present)"
 	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
@@ -106,8 +107,28 @@ ptx:
 	@echo "make ptx: no nvcc here; the committed .ptx files stay as they are"
 endif
 
-suite-test: $(SUITE_CI:%=$(BUILD)/cuda/%)
+suite-test: suite-emu-test $(SUITE_CI:%=$(BUILD)/cuda/%)
 	@scripts/suite-tests.sh $(BUILD) $(SUITE_CI)
+
+# The suite's drivers against the CUDA sources compiled for the host (tests/suite_emu):
+# checks drivers, references and tolerances without the PTX frontend.
+CXX ?= c++
+SUITE_EMU_OBJ := $(BUILD)/obj/tests/suite_emu/emu.o
+$(SUITE_EMU_OBJ): tests/suite_emu/emu.cpp tests/suite_emu/cuda_shim.h host/include/warpgate.h \
+		$(wildcard kernels/cuda/*.cu)
+	@mkdir -p $(@D)
+	$(CXX) -std=gnu++17 -O2 -g -Wall -Wextra -Wno-unused-parameter $(WERROR) -ffp-contract=off -Ihost/include \
+		-Ikernels/cuda -Itests/suite_emu -c $< -o $@
+
+$(BUILD)/suite-emu/%: $(BUILD)/obj/kernels/cuda/%.o $(BUILD)/obj/kernels/common.o $(SUITE_EMU_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lstdc++ -lpthread -lm
+
+suite-emu-test: $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/suite-emu/%)
+	@fail=0; for p in $^; do for s in 1 2; do \
+		$$p --size small --seed $$s >$$p.$$s.log 2>&1 || { fail=1; echo "suite-emu-test: FAIL $$p --seed $$s"; \
+			tail -15 $$p.$$s.log; }; done; done; \
+	[ $$fail = 0 ] && echo "suite-emu-test: $(words $^) programs x 2 seeds passed"
 
 SUITE_SIZE ?= default
 SUITE_TARGETS ?= sim gpu
