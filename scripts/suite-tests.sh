@@ -15,13 +15,14 @@ for n in "$@"; do
 	prog=$build/cuda/$n
 	ok=1
 	for t in func sim; do
-		start=$(date +%s.%N)
+		start=$(date +%s%N)
 		if ! "$prog" --target "$t" --size small --dump "$tmp/$n.$t.bin" --json "$tmp/$n.$t.json" \
 			>"$tmp/$n.$t.out" 2>&1; then
 			echo "suite-test: FAIL cuda/$n on $t"; tail -20 "$tmp/$n.$t.out"; ok=0; break
 		fi
-		printf 'suite-test: cuda/%-8s %-4s %s (%.1f s)\n' "$n" "$t" "$(tail -1 "$tmp/$n.$t.out")" \
-			"$(echo "$(date +%s.%N) - $start" | bc)"
+		ms=$((($(date +%s%N) - start) / 1000000))
+		printf 'suite-test: cuda/%-8s %-4s %s (%d.%d s)\n' "$n" "$t" "$(tail -1 "$tmp/$n.$t.out")" \
+			$((ms / 1000)) $((ms % 1000 / 100))
 	done
 	if [ $ok = 1 ] && ! cmp -s "$tmp/$n.func.bin" "$tmp/$n.sim.bin"; then
 		echo "suite-test: FAIL cuda/$n: sim downloads differ from func ($(cmp "$tmp/$n.func.bin" "$tmp/$n.sim.bin" 2>&1))"
