@@ -35,7 +35,7 @@ struct cp_params {
 static const char usage[] =
 	"Coulombic potential on a grid slice (kernels/cuda/cp.cu): direct summation over\n"
 	"random atoms with rsqrtf, one launch per chunk of 240 atoms.\n"
-	"--n N: number of atoms (small 100 on a 128 x 16 slice, default 1000 on 512 x 512).";
+	"--n N: number of atoms (small 100 on a 128 x 16 slice, default 1000 on 256 x 256).";
 
 int main(int argc, char **argv)
 {
@@ -50,8 +50,8 @@ int main(int argc, char **argv)
 
 	wgk_init_ptx(&k, "cp", usage, argc, argv);
 	natoms = (uint32_t)wgk_size(&k, 100, 1000);
-	nx = k.opt.small ? 128 : 512;
-	ny = k.opt.small ? 16 : 512;
+	nx = k.opt.small ? 128 : 256;
+	ny = k.opt.small ? 16 : 256;
 	n = (size_t)nx * ny;
 
 	wgk_rng_init(&rng, k.opt.seed, 0);

@@ -35,7 +35,7 @@ struct wp_params {
 static const char usage[] =
 	"Weather-like column model (kernels/cuda/wp.cu): four fields, advection, diffusion\n"
 	"and saturation adjustment, one launch per time step; checked against double precision.\n"
-	"--n N: time steps (small 2 on 32 x 16 x 8, default 10 on 256 x 256 x 32).";
+	"--n N: time steps (small 2 on 32 x 16 x 8, default 10 on 128 x 128 x 32).";
 
 static double qsat(double t)
 {
@@ -96,8 +96,8 @@ int main(int argc, char **argv)
 
 	wgk_init_ptx(&k, "wp", usage, argc, argv);
 	steps = (uint32_t)wgk_size(&k, 2, 10);
-	nx = k.opt.small ? 32 : 256;
-	ny = k.opt.small ? 16 : 256;
+	nx = k.opt.small ? 32 : 128;
+	ny = k.opt.small ? 16 : 128;
 	nz = k.opt.small ? 8 : 32;
 	n = (size_t)nx * ny * nz;
 
