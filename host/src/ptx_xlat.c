@@ -469,7 +469,7 @@ static struct sv src(struct xctx *x, const struct wg_ptx_opnd *o, unsigned bits,
 			return s;
 		}
 		if (o->name[0] == '%' && !lookup_reg(x, o->name) && !x->failed) {
-			xerr(x, "unsupported special register or undeclared register '%s' in '%s'", o->name, x->st->op);
+			xerr(x, "unknown register '%s' in '%s' (not declared, and not a supported special register)", o->name, x->st->op);
 			return s;
 		}
 		if ((sy = find_sym(x, o->name))) {
