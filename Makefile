@@ -43,7 +43,7 @@ SUITE_PROGS := $(sort $(wildcard kernels/cuda/*.c))
 SUITE_BINS := $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/cuda/%)
 # Suite programs that make test runs (func, sim in lockstep, identical downloads): those
 # that the PTX frontend runs today (docs/suite.md, section Status). All of them: SUITE_CI=all.
-SUITE_CI ?=
+SUITE_CI ?= lps
 override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
 # make ptx: .cu -> .ptx where nvcc exists (the .ptx files are committed).
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
