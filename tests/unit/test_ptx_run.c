@@ -1,5 +1,5 @@
 /*
- * CUDA kernels (tests/ptx/*.cu, compiled by nvcc -ptx into tests/ptx/*.ptx) run
+ * CUDA kernels (tests/ptx/NAME.cu, compiled by nvcc -ptx into tests/ptx/NAME.ptx) run
  * through the PTX frontend and libwarpgate, each result checked against a C
  * reference computed here.
  *
