@@ -30,7 +30,11 @@ static int setup(void **state)
 	target = getenv("WG_TEST_TARGET");
 	if (!target || !*target)
 		target = "func";
-	return wg_open(&dev, target, NULL) ? -1 : 0;
+	if (wg_open(&dev, target, NULL))
+		return -1;
+	if (!strcmp(target, "sim") && wg_set_option(dev, "lockstep", "1")) /* every retired instruction checked */
+		return -1;
+	return 0;
 }
 
 static int teardown(void **state)
