@@ -130,6 +130,7 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/bench.mk
+-include sim/synth.mk
 -include sim/ptx.mk
 
 # --- install ---------------------------------------------------------------
