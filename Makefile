@@ -45,13 +45,10 @@ SUITE_BINS := $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/cuda/%)
 # that the PTX frontend runs today (docs/suite.md, section Status). All of them: SUITE_CI=all.
 SUITE_CI ?= lps
 override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
-# make ptx: .cu -> .ptx where nvcc exists (the .ptx files are committed).
-NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
-NVCCFLAGS ?= -ptx -arch=compute_75
-PTX_SRCS := $(sort $(wildcard kernels/cuda/*.cu tests/ptx/*.cu))
+# make ptx (sim/ptx.mk) regenerates the suite's committed .ptx together with tests/ptx's.
 
 .PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
-        mem-count-test suite-test suite-emu-test suite-run ptx
+        mem-count-test suite-test suite-emu-test suite-run
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
@@ -64,10 +61,11 @@ help:
 	@echo "make suite-test  the CUDA suite (SUITE_CI=$(SUITE_CI)) at the small size: func, sim (lockstep), same downloads"
 	@echo "make suite-emu-test  the CUDA suite's drivers with the kernels compiled for the host (no PTX)"
 	@echo "make suite-run   the CUDA suite at SUITE_SIZE=default on SUITE_TARGETS=sim gpu, then the figures table"
-	@echo "make ptx         regenerate the .ptx of kernels/cuda/*.cu and tests/ptx/*.cu with nvcc (when present)"
 	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
 	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
 	@echo "make lint        static checks"
+	@echo "make ptx         regenerate tests/ptx/*.ptx and kernels/cuda/*.ptx with nvcc; make ptx-test runs tests/ptx (docs/ptx.md)"
+	@echo "make fuzz-smoke  fuzz the PTX frontend and the assembler 30 s each; make fuzz FUZZ_SECONDS=N"
 	@echo "make clean       remove $(BUILD)/"
 
 deps:
@@ -96,16 +94,6 @@ $(BUILD)/obj/kernels/cuda/%.o: CPPFLAGS += -Ikernels
 $(BUILD)/cuda/%: $(BUILD)/obj/kernels/cuda/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(RTL_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
-
-ifneq ($(NVCC),)
-ptx: $(PTX_SRCS:.cu=.ptx)
-
-%.ptx: %.cu
-	$(NVCC) $(NVCCFLAGS) $< -o $@
-else
-ptx:
-	@echo "make ptx: no nvcc here; the committed .ptx files stay as they are"
-endif
 
 suite-test: suite-emu-test $(SUITE_CI:%=$(BUILD)/cuda/%)
 	@scripts/suite-tests.sh $(BUILD) $(SUITE_CI)
@@ -147,8 +135,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test suite-test install-test cosim cosim-rtl \
-		rtl-test
+	@$(MAKE) --no-print-directory unit-test mem-count-test ptx-test roundtrip-test kernel-test suite-test install-test cosim \
+		cosim-rtl rtl-test fuzz-smoke
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
@@ -189,6 +177,7 @@ rtl-test::
 -include sim/link.mk
 -include sim/bench.mk
 -include sim/synth.mk
+-include sim/ptx.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)

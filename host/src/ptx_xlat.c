@@ -633,6 +633,35 @@ static void finish_f32(struct xctx *x, const char *op, int32_t d, struct sv a, s
 	}
 }
 
+/*
+ * An 8/16-bit value extended to 32 bits (sign- or zero-), for the operations
+ * whose result depends on the bits above it. 8/16-bit registers hold their
+ * value in the low bits; the bits above are unspecified (docs/ptx.md section 2).
+ */
+static struct sv narrow(struct xctx *x, struct sv a, int bits, int sgn)
+{
+	int32_t t;
+
+	if (bits >= 32)
+		return a;
+	if (a.is_imm) {
+		uint32_t m = (1u << bits) - 1, v = a.imm & m;
+
+		if (sgn && (v >> (bits - 1)))
+			v |= ~m;
+		a.imm = v;
+		return a;
+	}
+	t = temp(x, WG_PX_GPR);
+	if (sgn) {
+		e_rab(x, 0, "SHL", t, a, (struct sv){ -1, (uint32_t)(32 - bits), 1 });
+		e_rab(x, 0, "SHR.S32", t, (struct sv){ t, 0, 0 }, (struct sv){ -1, (uint32_t)(32 - bits), 1 });
+	} else {
+		e_rab(x, 0, "AND", t, a, (struct sv){ -1, (1u << bits) - 1, 1 });
+	}
+	return (struct sv){ t, 0, 0 };
+}
+
 /* ------------------------------------------------------------------------ */
 /* Instructions                                                             */
 
@@ -735,8 +764,6 @@ static int lower_arith(struct xctx *x, const char *base, struct mods *md)
 		e_plop(x, 1, op, d, a, n1, b, n2);
 		return x->failed ? WG_ESYNTAX : 0;
 	}
-	if (bits == 8 || bits == 16)
-		return xerr(x, "unsupported %d-bit arithmetic in '%s'", bits, s->op);
 	if (need_ops(x, 3))
 		return WG_ESYNTAX;
 	if (isf) {
@@ -818,6 +845,15 @@ static int lower_arith(struct xctx *x, const char *base, struct mods *md)
 		    kind == 'b')
 			return xerr(x, "unsupported type in '%s'", s->op);
 		d = dst(x, &s->ops[0]);
+		if (bits < 32 && !ring) { /* 8/16 bits: extend what the result depends on */
+			struct sv a = narrow(x, src(x, &s->ops[1], 32, 0), bits, kind == 's');
+			struct sv b = src(x, &s->ops[2], 32, 0);
+
+			if (strcmp(base, "shr"))
+				b = narrow(x, b, bits, kind == 's');
+			e_rab(x, 1, op, d, a, b);
+			return x->failed ? WG_ESYNTAX : 0;
+		}
 		e_rab(x, 1, op, d, src(x, &s->ops[1], (unsigned)bits, 0), src(x, &s->ops[2], bbits, 0));
 		return x->failed ? WG_ESYNTAX : 0;
 	}
@@ -893,7 +929,7 @@ static int lower_unary(struct xctx *x, const char *base, struct mods *md)
 	}
 	if (check_mods(x, md))
 		return WG_ESYNTAX;
-	if (bits == 8 || bits == 16)
+	if ((bits == 8 || bits == 16) && strcmp(base, "not") && strcmp(base, "neg"))
 		return xerr(x, "unsupported %d-bit arithmetic in '%s'", bits, s->op);
 	d = dst(x, &s->ops[0]);
 	if (!strcmp(base, "not")) {
@@ -1019,8 +1055,8 @@ static int lower_setp(struct xctx *x, struct mods *md)
 			return xerr(x, "unsupported .ftz in '%s'", s->op);
 		if (bits == 64)
 			return xerr(x, "unsupported 64-bit comparison '%s' (needs the high half; docs/ptx.md)", s->op);
-		if (bits != 32 || kind == 'p')
-			return xerr(x, "unsupported type in '%s' (32-bit integers or FP32)", s->op);
+		if (kind == 'p')
+			return xerr(x, "unsupported type in '%s' (integers or FP32)", s->op);
 		cc = icmp(md->part[0], &uns);
 		if (!cc)
 			return xerr(x, "unsupported comparison '.%s' in '%s'", md->part[0], s->op);
@@ -1037,12 +1073,20 @@ static int lower_setp(struct xctx *x, struct mods *md)
 	d = pdst(x, &s->ops[0]);
 	if (comb)
 		p3 = psrc(x, &s->ops[3], &n3);
-	if (!comb && !negate) {
-		e_rab(x, 1, op, d, src(x, &s->ops[1], 32, kind == 'f'), src(x, &s->ops[2], 32, kind == 'f'));
-		return x->failed ? WG_ESYNTAX : 0;
+	{
+		struct sv a = src(x, &s->ops[1], 32, kind == 'f'), b = src(x, &s->ops[2], 32, kind == 'f');
+
+		if (kind != 'f' && bits < 32) { /* compare the extended 8/16-bit values */
+			a = narrow(x, a, bits, !uns);
+			b = narrow(x, b, bits, !uns);
+		}
+		if (!comb && !negate) {
+			e_rab(x, 1, op, d, a, b);
+			return x->failed ? WG_ESYNTAX : 0;
+		}
+		t = temp(x, WG_PX_PRED);
+		e_rab(x, 0, op, t, a, b);
 	}
-	t = temp(x, WG_PX_PRED);
-	e_rab(x, 0, op, t, src(x, &s->ops[1], 32, kind == 'f'), src(x, &s->ops[2], 32, kind == 'f'));
 	if (comb)
 		e_plop(x, 1, comb, d, t, negate, p3, n3);
 	else
@@ -1058,7 +1102,7 @@ static int lower_selp(struct xctx *x, struct mods *md)
 	int32_t d, p, a;
 	struct sv b;
 
-	if (bits < 32 || kind == 'p' || (kind == 'f' && bits != 32) || check_mods(x, md) || need_ops(x, 4))
+	if (bits < 8 || kind == 'p' || (kind == 'f' && bits != 32) || check_mods(x, md) || need_ops(x, 4))
 		return x->failed ? WG_ESYNTAX : xerr(x, "unsupported type in '%s'", s->op);
 	d = dst(x, &s->ops[0]);
 	a = reg_of(x, src(x, &s->ops[1], (unsigned)bits, kind == 'f'));
@@ -1101,8 +1145,6 @@ static int lower_mov(struct xctx *x, struct mods *md)
 	}
 	if (kind == 'f' && bits != 32)
 		return xerr(x, "unsupported type in '%s' (FP32 only)", s->op);
-	if (bits == 8 || bits == 16)
-		return xerr(x, "unsupported %d-bit '%s'", bits, s->op);
 	if (s->ops[1].kind == WG_PTX_O_VEC || s->ops[0].kind == WG_PTX_O_VEC)
 		return xerr(x, "unsupported vector pack/unpack in '%s'", s->op);
 	d = dst(x, &s->ops[0]);
@@ -1122,7 +1164,7 @@ static int lower_cvt(struct xctx *x, struct mods *md)
 	int32_t d;
 	struct sv a;
 	const char *rnd = NULL;
-	int ftz;
+	int ftz, sat;
 
 	/* cvt.frnd?.dtype.stype: the two types are the last two parts */
 	if (md->n < 2)
@@ -1137,8 +1179,9 @@ static int lower_cvt(struct xctx *x, struct mods *md)
 	if ((sk == 'f' && sb != 32) || (dk == 'f' && db != 32))
 		return xerr(x, "unsupported conversion '%s' (FP32 only)", s->op);
 	ftz = take(md, "ftz");
-	if (take(md, "sat"))
-		return xerr(x, "unsupported .sat in '%s'", s->op);
+	sat = take(md, "sat");
+	if (sat && !(dk == 'f' && sk == 'f'))
+		return xerr(x, "unsupported .sat in '%s' (only cvt.sat.f32.f32)", s->op);
 	for (int i = 0; i < md->n; i++) {
 		static const char *const r[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
 
@@ -1156,13 +1199,22 @@ static int lower_cvt(struct xctx *x, struct mods *md)
 	a = src(x, &s->ops[1], (unsigned)sb, sk == 'f');
 	if (x->failed)
 		return WG_ESYNTAX;
-	if (dk == 'f' && sk == 'f') { /* cvt.rXi.f32.f32: round to integral */
+	if (dk == 'f' && sk == 'f') { /* cvt(.rXi)(.sat).f32.f32: round to integral, clamp to [0, 1] */
 		char op[16];
 
-		if (!rnd || strlen(rnd) != 3)
-			return rnd ? xerr(x, "unsupported rounding '.%s' in '%s'", rnd, s->op) : (e_mov(x, 1, d, a), 0);
-		snprintf(op, sizeof(op), "FRND.R%c", rnd[1] - 32);
-		e_ra(x, 1, op, d, a);
+		if (rnd && strlen(rnd) != 3 && strcmp(rnd, "rn"))
+			return xerr(x, "unsupported rounding '.%s' in '%s'", rnd, s->op);
+		if (rnd && strlen(rnd) == 3) {
+			int32_t t = sat ? temp(x, WG_PX_GPR) : d;
+
+			snprintf(op, sizeof(op), "FRND.R%c", rnd[1] - 32);
+			e_ra(x, !sat, op, t, a);
+			a = (struct sv){ t, 0, 0 };
+		}
+		if (sat)
+			finish_f32(x, "FADD", d, a, (struct sv){ -1, 0, 1 }, 1);
+		else if (!rnd || strlen(rnd) != 3)
+			e_mov(x, 1, d, a);
 	} else if (dk == 'f') { /* int -> f32 */
 		if (sb == 64)
 			return xerr(x, "unsupported conversion '%s' from 64 bits (needs the high half; docs/ptx.md)", s->op);
