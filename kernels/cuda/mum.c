@@ -20,7 +20,7 @@
 
 #define MUM_K 8
 #define NBUCKET (1u << (2 * MUM_K))
-#define BLOCK 128
+#define BLOCK 64
 
 struct mum_params {
 	uint64_t ref;
@@ -33,7 +33,7 @@ struct mum_params {
 static const char usage[] =
 	"Short-query exact matching against a reference with a k-mer index\n"
 	"(kernels/cuda/mum.cu, MUMmerGPU style); checked exactly against the CPU.\n"
-	"--n N: number of queries (small 256 against 8192 bases, default 16384 against 1M bases).";
+	"--n N: number of queries (small 128 against 8192 bases, default 16384 against 1M bases).";
 
 static void cpu_match(const uint8_t *ref, uint32_t reflen, const uint32_t *bucket, const uint32_t *pos,
 		      const uint8_t *s, uint32_t len, int32_t out[3])
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	wgk_init_ptx(&k, "mum", usage, argc, argv);
-	nq = (uint32_t)wgk_size(&k, 256, 16384);
+	nq = (uint32_t)wgk_size(&k, 128, 16384);
 	reflen = k.opt.small ? 8192 : 1u << 20;
 
 	/* Reference: random bases, every 16th 1 KB block a copy of an earlier one. */
