@@ -46,6 +46,12 @@ timeout 120 "$openocd" -c "set WG_JTAG_PORT $port; set WG_SCANS $scans" \
 ocd_pid=$!
 wait "$ocd_pid"; ocd_rc=$?
 ocd_pid=
+# The server ends by itself after OpenOCD's quit request; give it 5 s, then end it.
+for _ in $(seq 50); do
+	kill -0 "$srv_pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill "$srv_pid" 2>/dev/null
 wait "$srv_pid"; srv_rc=$?
 srv_pid=
 end=$(date +%s.%N)
