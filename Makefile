@@ -175,6 +175,7 @@ rtl-test::
 -include sim/board.mk
 -include sim/bench_link.mk
 -include sim/link.mk
+-include sim/jtag.mk
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/ptx.mk
