@@ -37,6 +37,16 @@ struct sym {
 	uint32_t off;
 };
 
+/* Provenance of a PTX register over all its definitions: VF_SEXT / VF_ZEXT when every
+ * one is a sign- / zero-extension of a 32-bit value (then a 64-bit compare is a 32-bit
+ * one), VF_PADDR when it holds a parameter's address (its offset in the parameter bank). */
+enum { VF_SEXT = 1, VF_ZEXT = 2, VF_PADDR = 4 };
+
+struct vflag {
+	char name[WG_PTX_NAME_MAX];
+	uint8_t f;
+};
+
 struct xctx {
 	const struct wg_ptx_module *m;
 	const struct wg_ptx_kernel *pk;
@@ -58,11 +68,19 @@ struct xctx {
 	/* the guard of the current statement (applied to its final instruction) */
 	int32_t guard;
 	int gneg;
-	/* parameter names in the image, per PTX parameter */
+	/* parameter names in the image, and index among the image's parameters (padding
+	 * parameters for .align 16 shift it), per PTX parameter */
 	char (*pname)[WG_NAME_MAX];
+	uint32_t *pimg;
+	/* provenance of the registers a statement writes (vprov(), before translation) */
+	struct vflag *vf;
+	uint32_t nvf;
 };
 
 static int xerr(struct xctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int op_is(const struct wg_ptx_stmt *s, const char *base);
+static struct vflag *vfind(const struct xctx *x, const char *name);
+static uint8_t imm_ext(int64_t v);
 
 static int xerr(struct xctx *x, const char *fmt, ...)
 {
@@ -462,6 +480,7 @@ static struct sv src(struct xctx *x, const struct wg_ptx_opnd *o, unsigned bits,
 		const char *sr = sreg_of(o->name);
 		const struct sym *sy;
 		struct rent *r;
+		int pi;
 
 		if (sr) {
 			s.v = temp(x, WG_PX_GPR);
@@ -477,7 +496,12 @@ static struct sv src(struct xctx *x, const struct wg_ptx_opnd *o, unsigned bits,
 			s.imm = sy->off;
 			return s;
 		}
-		if (find_param(x, o->name) >= 0) {
+		if ((pi = find_param(x, o->name)) >= 0 && op_is(x->st, "mov")) {
+			s.is_imm = 1; /* its address: the offset in the parameter bank (vprov() checks the uses) */
+			s.imm = x->k->params[x->pimg[pi]].offset;
+			return s;
+		}
+		if (pi >= 0) {
 			xerr(x, "unsupported use of parameter '%s' as a value in '%s' (use ld.param)", o->name, x->st->op);
 			return s;
 		}
@@ -1006,6 +1030,18 @@ static const char *icmp(const char *cc, int *is_unsigned)
 	return NULL;
 }
 
+/* VF_SEXT / VF_ZEXT of a 64-bit integer operand: a register's provenance, an immediate's range */
+static uint8_t opnd_ext(const struct xctx *x, const struct wg_ptx_opnd *o)
+{
+	const struct vflag *v;
+
+	if (o->kind == WG_PTX_O_INT)
+		return imm_ext(o->ival);
+	if (o->kind == WG_PTX_O_REG && (v = vfind(x, o->name)))
+		return v->f & (VF_SEXT | VF_ZEXT);
+	return 0;
+}
+
 static int lower_setp(struct xctx *x, struct mods *md)
 {
 	const struct wg_ptx_stmt *s = x->st;
@@ -1053,8 +1089,6 @@ static int lower_setp(struct xctx *x, struct mods *md)
 	} else {
 		if (ftz)
 			return xerr(x, "unsupported .ftz in '%s'", s->op);
-		if (bits == 64)
-			return xerr(x, "unsupported 64-bit comparison '%s' (needs the high half; docs/ptx.md)", s->op);
 		if (kind == 'p')
 			return xerr(x, "unsupported type in '%s' (integers or FP32)", s->op);
 		cc = icmp(md->part[0], &uns);
@@ -1064,6 +1098,18 @@ static int lower_setp(struct xctx *x, struct mods *md)
 			uns = 1;
 		if (kind == 'b' && strcmp(cc, "EQ") && strcmp(cc, "NE") && !uns)
 			return xerr(x, "comparison '.%s' needs a signed or unsigned type in '%s'", md->part[0], s->op);
+		if (bits == 64 && need_ops(x, 3) == 0) {
+			/* exact on the low words when both are sign-extensions (any compare) or both
+			 * zero-extensions (unsigned, eq, ne) of 32-bit values */
+			uint8_t fa = opnd_ext(x, &s->ops[1]), fb = opnd_ext(x, &s->ops[2]), both = fa & fb;
+			int eq = !strcmp(cc, "EQ") || !strcmp(cc, "NE");
+
+			if (!((both & VF_SEXT) || ((both & VF_ZEXT) && (uns || eq))))
+				return xerr(x, "unsupported 64-bit comparison '%s' (needs the high half unless both operands are 32-bit values extended alike; docs/ptx.md)",
+					    s->op);
+			if ((both & VF_ZEXT) && !(both & VF_SEXT))
+				uns = 1;
+		}
 		snprintf(op, sizeof(op), "ISETP.%s%s", cc, uns ? ".U32" : "");
 	}
 	if (check_mods(x, md))
@@ -1437,14 +1483,36 @@ static int lower_mem(struct xctx *x, const char *base, struct mods *md)
 		if ((vec > 1) != (val->kind == WG_PTX_O_VEC) || (vec > 1 && val->nvec != vec))
 			return xerr(x, "vector width and operand do not match in '%s'", s->op);
 		if (space == 'p') {
+			const struct vflag *vf;
 			int pi;
 
 			if (!load)
 				return xerr(x, "unsupported store to parameter space '%s'", s->op);
+			if (mem->kind == WG_PTX_O_ADDR && mem->neg != 2 && find_param(x, mem->name) < 0 &&
+			    (vf = vfind(x, mem->name)) && (vf->f & VF_PADDR)) {
+				/* through a register holding a parameter's address: LDC [Ra+imm] */
+				if (address(x, mem, 'p', &addr, &off) || check_off(x, off))
+					return WG_ESYNTAX;
+				for (int e = 0; e < vec; e++) {
+					struct wg_ptx_opnd one = { 0 };
+					int32_t d;
+
+					one.kind = WG_PTX_O_REG;
+					snprintf(one.name, sizeof(one.name), "%s", vec > 1 ? val->vec[e] : val->name);
+					d = dst(x, &one);
+					if (d == -3)
+						continue;
+					emit(x, 1, d, rsrc(addr), -1, -1, "LDC.%s {d}, [%s%+lld]",
+					     width_sfx(bits == 64 ? 32 : bits, kind, 1), rtext(addr, 0),
+					     (long long)(off + e * (bits / 8)));
+				}
+				return x->failed ? WG_ESYNTAX : 0;
+			}
 			if (mem->kind != WG_PTX_O_ADDR || (pi = find_param(x, mem->name)) < 0)
 				return xerr(x, "ld.param needs a kernel parameter [name+offset] in '%s'", s->op);
-			off = (int64_t)x->k->params[pi].offset + mem->ival;
-			if (mem->ival < 0 || (uint64_t)mem->ival + (unsigned)(bits / 8) * (unsigned)vec > x->k->params[pi].size)
+			off = (int64_t)x->k->params[x->pimg[pi]].offset + mem->ival;
+			if (mem->ival < 0 ||
+			    (uint64_t)mem->ival + (unsigned)(bits / 8) * (unsigned)vec > x->k->params[x->pimg[pi]].size)
 				return xerr(x, "'%s' reads past parameter '%s'", s->op, mem->name);
 			for (int e = 0; e < vec; e++) {
 				struct wg_ptx_opnd one = { 0 };
@@ -1690,12 +1758,194 @@ static int image_name_ok(const char *s)
 	return 1;
 }
 
+/* Pad the image's parameters with a u8[n] '_padN' so that they end at a multiple of a
+ * (the image's types align to at most 8: a 16-byte aligned struct is placed this way). */
+static int pad_params(struct xctx *x, uint32_t a, uint32_t *npad)
+{
+	const struct wg_kernel *k = x->k;
+	uint32_t end = k->nparams ? k->params[k->nparams - 1].offset + k->params[k->nparams - 1].size : 0;
+	char name[WG_NAME_MAX];
+	int rc;
+
+	if (!(end % a))
+		return 0;
+	snprintf(name, sizeof(name), "_pad%u", (*npad)++);
+	for (uint32_t i = 0; i < x->pk->nparams; i++)
+		if (!strcmp(x->pk->params[i].name, name))
+			return xerr(x, "parameter name '%s' is reserved (padding before a 16-byte aligned parameter)", name);
+	rc = wg_kernel_add_param(x->k, name, WG_PT_U8, align_up(end, a) - end);
+	if (rc == WG_ENOMEM)
+		return xoom(x);
+	return rc ? xerr(x, "parameters overflow the parameter buffer (at most 4096 bytes)") : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Register provenance (docs/ptx.md section 2)                              */
+
+static int stmt_writes(const struct wg_ptx_stmt *s)
+{
+	static const char *const nodst[] = { "st", "red", "bra", "bar", "barrier", "membar", "fence", "ret", "exit" };
+	char base[16];
+	size_t n = strcspn(s->op, ".");
+
+	if (s->is_label || !s->nops || n >= sizeof(base))
+		return 0;
+	memcpy(base, s->op, n);
+	base[n] = 0;
+	for (size_t i = 0; i < sizeof(nodst) / sizeof(nodst[0]); i++)
+		if (!strcmp(base, nodst[i]))
+			return 0;
+	return s->ops[0].kind == WG_PTX_O_REG;
+}
+
+static int op_is(const struct wg_ptx_stmt *s, const char *base)
+{
+	size_t n = strlen(base);
+
+	return !strncmp(s->op, base, n) && (s->op[n] == '.' || !s->op[n]);
+}
+
+static struct vflag *vfind(const struct xctx *x, const char *name)
+{
+	for (uint32_t i = 0; i < x->nvf; i++)
+		if (!strcmp(x->vf[i].name, name))
+			return &x->vf[i];
+	return NULL;
+}
+
+static uint8_t imm_ext(int64_t v)
+{
+	return (uint8_t)((v >= -2147483648LL && v <= 2147483647LL ? VF_SEXT : 0) |
+			 (v >= 0 && v <= 4294967295LL ? VF_ZEXT : 0));
+}
+
+/* The flags one definition gives its destination. */
+static uint8_t def_flags(const struct xctx *x, const struct wg_ptx_stmt *s)
+{
+	const struct wg_ptx_opnd *a = s->nops > 1 ? &s->ops[1] : NULL;
+	const struct vflag *v;
+
+	if (!a)
+		return 0;
+	if (op_is(s, "mov") && s->nops == 2) {
+		if (a->kind == WG_PTX_O_INT)
+			return imm_ext(a->ival);
+		if (a->kind == WG_PTX_O_REG && find_param(x, a->name) >= 0)
+			return VF_PADDR;
+		if (a->kind == WG_PTX_O_REG && find_sym(x, a->name))
+			return VF_SEXT | VF_ZEXT;
+		if (a->kind == WG_PTX_O_REG && (v = vfind(x, a->name)))
+			return v->f;
+		return 0;
+	}
+	if (op_is(s, "cvt") && s->nops == 2 && a->kind == WG_PTX_O_REG) {
+		const char *st = strrchr(s->op, '.'), *dt;
+
+		for (dt = st - 1; dt > s->op && *dt != '.'; dt--)
+			;
+		if (strncmp(dt, ".s64.", 5) && strncmp(dt, ".u64.", 5))
+			return 0;
+		if (!strcmp(st, ".s32") || !strcmp(st, ".s16") || !strcmp(st, ".s8"))
+			return VF_SEXT;
+		if (!strcmp(st, ".u16") || !strcmp(st, ".u8"))
+			return VF_SEXT | VF_ZEXT;
+		if (!strcmp(st, ".u32"))
+			return VF_ZEXT;
+		if (!strcmp(st, ".s64") || !strcmp(st, ".u64") || !strcmp(st, ".b64"))
+			return (v = vfind(x, a->name)) ? v->f & (VF_SEXT | VF_ZEXT) : 0;
+		return 0;
+	}
+	if ((op_is(s, "add") || op_is(s, "sub")) && s->nops == 3) {
+		const struct vflag *b = s->ops[2].kind == WG_PTX_O_REG ? vfind(x, s->ops[2].name) : NULL;
+
+		v = a->kind == WG_PTX_O_REG ? vfind(x, a->name) : NULL;
+		if ((v && (v->f & VF_PADDR)) || (op_is(s, "add") && b && (b->f & VF_PADDR)))
+			return VF_PADDR;
+	}
+	return 0;
+}
+
+/* Is operand i of s a use of a parameter address that the translation supports: a
+ * source of mov/add/sub whose result is a parameter address, or ld.param's address? */
+static int paddr_use_ok(const struct xctx *x, const struct wg_ptx_stmt *s, int i)
+{
+	const struct vflag *d = stmt_writes(s) ? vfind(x, s->ops[0].name) : NULL;
+
+	if (op_is(s, "ld") && strstr(s->op, ".param") && i == 1)
+		return 1;
+	if (op_is(s, "mov") || op_is(s, "add") || (op_is(s, "sub") && i == 1))
+		return i > 0 && d && (d->f & VF_PADDR);
+	return 0;
+}
+
+static int vprov(struct xctx *x)
+{
+	const struct wg_ptx_kernel *pk = x->pk;
+	int changed = 1;
+
+	x->vf = calloc((size_t)pk->nstmts + 1, sizeof(*x->vf));
+	if (!x->vf)
+		return xoom(x);
+	for (uint32_t i = 0; i < pk->nstmts; i++)
+		if (stmt_writes(&pk->stmts[i]) && !vfind(x, pk->stmts[i].ops[0].name)) {
+			snprintf(x->vf[x->nvf].name, sizeof(x->vf[0].name), "%s", pk->stmts[i].ops[0].name);
+			x->vf[x->nvf++].f = VF_SEXT | VF_ZEXT;
+		}
+	/* extensions: the greatest fixed point (all, then clear what a definition breaks);
+	 * parameter addresses: the least (none, then set what a definition makes one) */
+	while (changed) {
+		changed = 0;
+		for (uint32_t i = 0; i < pk->nstmts; i++) {
+			const struct wg_ptx_stmt *s = &pk->stmts[i];
+			struct vflag *v;
+			uint8_t g, f;
+
+			if (!stmt_writes(s))
+				continue;
+			v = vfind(x, s->ops[0].name);
+			g = def_flags(x, s);
+			f = (uint8_t)((v->f & g & (VF_SEXT | VF_ZEXT)) | ((v->f | g) & VF_PADDR));
+			if (s->guard[0] && !(g & VF_PADDR))
+				f &= (uint8_t)~VF_PADDR; /* guarded: keeps another value */
+			if (f != v->f) {
+				v->f = f;
+				changed = 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < pk->nstmts; i++) {
+		const struct wg_ptx_stmt *s = &pk->stmts[i];
+		const struct vflag *v;
+
+		x->line = s->line;
+		if (s->is_label)
+			continue;
+		if (stmt_writes(s) && (v = vfind(x, s->ops[0].name)) && (v->f & VF_PADDR) && !(def_flags(x, s) & VF_PADDR))
+			return xerr(x, "register '%s' holds a parameter's address and another value in '%s' (unsupported)",
+				    s->ops[0].name, s->op);
+		for (int o = 0; o < s->nops; o++) {
+			const struct wg_ptx_opnd *op = &s->ops[o];
+
+			if ((op->kind != WG_PTX_O_REG && op->kind != WG_PTX_O_ADDR) || (o == 0 && stmt_writes(s)))
+				continue;
+			v = vfind(x, op->name);
+			if (v && (v->f & VF_PADDR) && !paddr_use_ok(x, s, o))
+				return xerr(x, "unsupported use of a parameter's address '%s' in '%s' (only ld.param may read through it)",
+					    op->name, s->op);
+		}
+	}
+	return 0;
+}
+
 static int setup_params(struct xctx *x)
 {
 	const struct wg_ptx_kernel *pk = x->pk;
 
+	uint32_t npad = 0, align16 = 0;
+
 	x->pname = calloc((size_t)pk->nparams + 1, sizeof(*x->pname));
-	if (!x->pname)
+	x->pimg = calloc((size_t)pk->nparams + 1, sizeof(*x->pimg));
+	if (!x->pname || !x->pimg)
 		return xoom(x);
 	for (uint32_t i = 0; i < pk->nparams; i++) {
 		const struct wg_ptx_param *p = &pk->params[i];
@@ -1713,13 +1963,18 @@ static int setup_params(struct xctx *x)
 
 			if (a < esz)
 				a = esz;
-			if (a > 8)
-				return xerr(x, "unsupported parameter alignment %u of '%s' (at most 8)", a, p->name);
+			if (a > 16)
+				return xerr(x, "unsupported parameter alignment %u of '%s' (at most 16)", a, p->name);
 			if (bytes % a)
 				return xerr(x, "parameter '%s' of %llu bytes is not a multiple of its alignment %u", p->name,
 					    (unsigned long long)bytes, a);
 			type = a == 1 ? WG_PT_U8 : a == 2 ? WG_PT_U16 : a == 4 ? WG_PT_U32 : WG_PT_U64;
-			count = (uint32_t)(bytes / a);
+			count = (uint32_t)(bytes / (a > 8 ? 8 : a));
+			if (a == 16) { /* u64[N/8] at the next multiple of 16: padding before it */
+				align16 = 1;
+				if (pad_params(x, 16, &npad))
+					return WG_ESYNTAX;
+			}
 		} else {
 			if (p->align && p->align != bits / 8)
 				return xerr(x, "unsupported .align %u of scalar parameter '%s'", p->align, p->name);
@@ -1741,13 +1996,18 @@ static int setup_params(struct xctx *x)
 		for (uint32_t j = 0; j < i; j++)
 			if (!strcmp(x->pname[j], x->pname[i]))
 				return xerr(x, "duplicate parameter '%s'", p->name);
+		if (wg_kernel_find_param(x->k, x->pname[i]))
+			return xerr(x, "parameter name '%s' is reserved (padding before a 16-byte aligned parameter)",
+				    p->name);
+		x->pimg[i] = x->k->nparams;
 		rc = wg_kernel_add_param(x->k, x->pname[i], type, count);
 		if (rc == WG_ENOMEM)
 			return xoom(x);
 		if (rc)
 			return xerr(x, "parameter '%s' overflows the parameter buffer (at most 4096 bytes)", p->name);
 	}
-	return 0;
+	/* CUDA rounds the buffer up to the largest alignment: 16 with an .align 16 array */
+	return align16 ? pad_params(x, 16, &npad) : 0;
 }
 
 static int setup_vars(struct xctx *x)
@@ -1826,7 +2086,7 @@ int wg_ptx_lower(const struct wg_ptx_module *m, const struct wg_ptx_kernel *pk, 
 		goto out;
 	}
 	snprintf(k->name, sizeof(k->name), "%.63s", pk->name);
-	if (setup_params(&x) || setup_vars(&x))
+	if (setup_params(&x) || setup_vars(&x) || vprov(&x))
 		goto out;
 	for (uint32_t i = 0; i < pk->nstmts && !x.failed; i++)
 		lower_stmt(&x, &pk->stmts[i]);
@@ -1869,6 +2129,8 @@ out:
 	free(x.syms);
 	free(x.lhash);
 	free(x.pname);
+	free(x.pimg);
+	free(x.vf);
 	if (rc) {
 		wg_px_code_free(c);
 		free(k->params);

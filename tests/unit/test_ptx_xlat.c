@@ -364,8 +364,9 @@ static void unsupported_constructs_name_line_and_construct(void **state)
 	err_has("generic shared/local pointers are not supported");
 	assert_int_equal(xlat("\tbar.sync 0, 64;\n" END), WG_ESYNTAX);
 	err_has("needs one constant barrier id");
-	assert_int_equal(xlat_full(".param .align 16 .b8 k_p0[16], .param .u32 k_p1", NULL, END, 1), WG_ESYNTAX);
-	err_has("unsupported parameter alignment 16");
+	assert_int_equal(xlat_full(".param .u64 k_p0, .param .u32 k_p1, .param .align 32 .b8 k_s[32]", NULL, END, 1),
+	                 WG_ESYNTAX);
+	err_has("unsupported parameter alignment 32 of 'k_s' (at most 16)");
 }
 
 static void special_registers_and_barrier(void **state)
@@ -384,6 +385,76 @@ static void special_registers_and_barrier(void **state)
 	has("S2R R2, SR_NCTAID.Y");
 }
 
+static void align16_struct_parameter_is_padded_like_cuda(void **state)
+{
+	/* CUDA offsets: k_p0 0, k_p1 8, k_s 16 (align 16) .. 48, k_p3 48; buffer 64 (rounded to
+	 * 16). The image aligns to 8 at most: u8[4] before k_s, u8[12] after k_p3. */
+	assert_int_equal(xlat_full(".param .u64 k_p0, .param .u32 k_p1, .param .align 16 .b8 k_s[32], .param .u32 k_p3",
+	                           NULL, "\tld.param.u32 %r2, [k_s+20];\n" END, 1),
+	                 0);
+	has(".param u8[4] _pad0");
+	has(".param u64[4] k_s");
+	has(".param u32 k_p3");
+	has(".param u8[12] _pad1");
+	has("LDC.32 R1, [k_s+20]"); /* r1 is dead: R1 is free */
+	/* a PTX parameter named like the padding is refused, not overlaid */
+	assert_int_equal(xlat_full(".param .u64 k_p0, .param .u32 k_p1, .param .align 16 .b8 k_s[16], .param .u32 _pad0",
+	                           NULL, END, 1),
+	                 WG_ESYNTAX);
+	err_has("parameter name '_pad0' is reserved");
+}
+
+static void parameter_address_in_a_register_reads_through_ldc(void **state)
+{
+	/* k_s is at 16 (after u8[4] padding): mov gives 0x10; +8, then ld.param [+4] = k_s+12.
+	 * rd2 takes R1 (r1 is dead), rd3 reuses it, and the load result reuses it again. */
+	assert_int_equal(xlat_full(".param .u64 k_p0, .param .u32 k_p1, .param .align 16 .b8 k_s[32]", NULL,
+	                           "\tmov.b64 %rd2, k_s;\n"
+	                           "\tadd.s64 %rd3, %rd2, 8;\n"
+	                           "\tld.param.u32 %r2, [%rd3+4];\n" END, 1),
+	                 0);
+	has("MOV R1, 0x10");
+	has("IADD R1, R1, 0x8");
+	has("LDC.32 R1, [R1+4]");
+	has("STG.32 [R0+0], R1");
+	/* any other use of the address is an error: it is no device address */
+	assert_int_equal(xlat("\tmov.b64 %rd2, k_p0;\n\tld.global.u32 %r2, [%rd2];\n" END), WG_ESYNTAX);
+	err_has("t.ptx:10: error: unsupported use of a parameter's address '%rd2' in 'ld.global.u32'");
+	assert_int_equal(xlat("\tmov.b64 %rd2, k_p0;\n\tcvt.u32.u64 %r2, %rd2;\n" END), WG_ESYNTAX);
+	err_has("unsupported use of a parameter's address '%rd2' in 'cvt.u32.u64'");
+	/* a register that also holds another value */
+	assert_int_equal(xlat("\tmov.b64 %rd2, k_p0;\n\tmov.b64 %rd2, %rd1;\n\tld.param.u32 %r2, [%rd2];\n" END),
+	                 WG_ESYNTAX);
+	err_has("t.ptx:10: error: register '%rd2' holds a parameter's address and another value");
+}
+
+static void sixty_four_bit_compare_of_extended_32_bit_values(void **state)
+{
+	/* rd2 = (s64)r1: a sign-extension, so s64 > -1 is the 32-bit signed compare of the low
+	 * words; rd3 = (u64)r1: a zero-extension, so u64 < 100 is the unsigned 32-bit one. */
+	assert_int_equal(xlat("\tcvt.s64.s32 %rd2, %r1;\n"
+	                      "\tsetp.gt.s64 %p1, %rd2, -1;\n"
+	                      "\tcvt.u64.u32 %rd3, %r1;\n"
+	                      "\tsetp.lt.u64 %p2, %rd3, 100;\n"
+	                      "\tmov.u64 %rd4, 7;\n"
+	                      "\tsetp.ne.s64 %p3, %rd2, %rd4;\n"
+	                      "\tand.pred %p1, %p1, %p2;\n"
+	                      "\tand.pred %p1, %p1, %p3;\n"
+	                      "\tselp.u32 %r2, 1, 0, %p1;\n" END),
+	                 0);
+	has("MOV R2, R1");                  /* rd2 (r1 lives on) */
+	has("ISETP.GT P0, R2, 0xffffffff"); /* -1 fits 32 bits signed */
+	has("ISETP.LT.U32 P1, R1, 0x64");   /* rd3 takes R1 as r1 dies: its MOV R1, R1 is dropped */
+	has("MOV R1, 0x7");                 /* rd4 = 7 reuses R1 (rd3 died) */
+	has("ISETP.NE P2, R2, R1");
+	/* a zero-extension compared as signed, and a value of unknown high half: errors */
+	assert_int_equal(xlat("\tcvt.u64.u32 %rd2, %r1;\n\tsetp.lt.s64 %p1, %rd2, 5;\n" END), WG_ESYNTAX);
+	err_has("t.ptx:10: error: unsupported 64-bit comparison 'setp.lt.s64'");
+	assert_int_equal(xlat("\tcvt.s64.s32 %rd2, %r1;\n\tadd.s64 %rd2, %rd2, 1;\n\tsetp.lt.s64 %p1, %rd2, 5;\n" END),
+	                 WG_ESYNTAX);
+	err_has("t.ptx:11: error: unsupported 64-bit comparison 'setp.lt.s64'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +471,9 @@ int main(void)
 		cmocka_unit_test(sfu_and_division_mapping),
 		cmocka_unit_test(unsupported_constructs_name_line_and_construct),
 		cmocka_unit_test(special_registers_and_barrier),
+		cmocka_unit_test(align16_struct_parameter_is_padded_like_cuda),
+		cmocka_unit_test(parameter_address_in_a_register_reads_through_ldc),
+		cmocka_unit_test(sixty_four_bit_compare_of_extended_32_bit_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
