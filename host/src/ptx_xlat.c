@@ -1855,6 +1855,17 @@ static uint8_t def_flags(const struct xctx *x, const struct wg_ptx_stmt *s)
 			return (v = vfind(x, a->name)) ? v->f & (VF_SEXT | VF_ZEXT) : 0;
 		return 0;
 	}
+	if (op_is(s, "ld") && s->nops == 2 && s->ops[0].kind == WG_PTX_O_REG) { /* a 32-bit or narrower load */
+		const char *t = strrchr(s->op, '.');
+
+		if (!strcmp(t, ".s32") || !strcmp(t, ".s16") || !strcmp(t, ".s8"))
+			return VF_SEXT;
+		if (!strcmp(t, ".u16") || !strcmp(t, ".u8"))
+			return VF_SEXT | VF_ZEXT;
+		if (!strcmp(t, ".u32"))
+			return VF_ZEXT;
+		return 0;
+	}
 	if ((op_is(s, "add") || op_is(s, "sub")) && s->nops == 3) {
 		const struct vflag *b = s->ops[2].kind == WG_PTX_O_REG ? vfind(x, s->ops[2].name) : NULL;
 

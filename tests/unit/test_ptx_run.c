@@ -380,6 +380,58 @@ static void spills_keep_values(void **state)
 	}
 }
 
+/* params_struct: a 16-byte aligned struct by value (CUDA offsets: out 0, n 8, c 16..272,
+ * idx 272, in 280, m 288; 304 bytes), read in a loop through its address in a register;
+ * k = idx[i] compared as a sign-extended 64-bit value (k >= 0, k == -1). Integer-valued
+ * floats keep every sum exact whether or not nvcc fused x * w + y. */
+struct pstruct {
+	uint64_t out;
+	int32_t n;
+	float c[16][4] __attribute__((aligned(16)));
+	uint64_t idx, in;
+	int32_t m;
+};
+
+static void struct_parameter_by_value_and_wide_compare(void **state)
+{
+	enum { N = 200, M = 11 };
+	struct pstruct p;
+	int32_t idx[N];
+	float in[3 * N], out[N];
+	struct wg_module *mod = load("params");
+
+	assert_int_equal(sizeof(p), 304);
+	assert_int_equal(offsetof(struct pstruct, idx), 272);
+	memset(&p, 0, sizeof(p));
+	for (int j = 0; j < 16; j++)
+		for (int e = 0; e < 4; e++)
+			p.c[j][e] = (float)((int)(rnd() % 17) - 8);
+	for (int i = 0; i < N; i++)
+		idx[i] = (int32_t)(rnd() % (N + 2)) - 2; /* -2 .. N-1 */
+	for (int i = 0; i < 3 * N; i++)
+		in[i] = (float)(rnd() % 1000);
+	p.out = up(in, sizeof(out));
+	p.n = N;
+	p.idx = up(idx, sizeof(idx));
+	p.in = up(in, sizeof(in));
+	p.m = M;
+	run(mod, "params_struct", 2, 128, &p, sizeof(p));
+	down(out, p.out, sizeof(out));
+	for (int i = 0; i < N; i++) {
+		int k = idx[i];
+		float r = -1.0f;
+
+		if (k >= 0) {
+			r = in[k] + in[k + N];
+			for (int j = 0; j < M; j++)
+				r += p.c[j][0] * p.c[j][3] + p.c[j][1];
+		} else if (k == -1) {
+			r = in[i + 2 * N];
+		}
+		assert_float_equal(out[i], r, 0.0f);
+	}
+}
+
 static int have_sfu(void)
 {
 	return wg_isa_find("FDIV") != NULL;
@@ -470,6 +522,7 @@ int main(void)
 		cmocka_unit_test(atomics_global_and_shared),
 		cmocka_unit_test(local_array_runtime_index),
 		cmocka_unit_test(spills_keep_values),
+		cmocka_unit_test(struct_parameter_by_value_and_wide_compare),
 		cmocka_unit_test(sfu_fp_division_and_functions),
 		cmocka_unit_test(sfu_integer_division),
 	};
