@@ -128,6 +128,7 @@ rtl-test::
 -include sim/link.mk
 -include sim/bench.mk
 -include sim/synth.mk
+-include firmware/firmware.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)
