@@ -179,6 +179,7 @@ rtl-test::
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/ptx.mk
+-include firmware/firmware.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)
