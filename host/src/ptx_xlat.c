@@ -1841,6 +1841,8 @@ static uint8_t def_flags(const struct xctx *x, const struct wg_ptx_stmt *s)
 	if (op_is(s, "cvt") && s->nops == 2 && a->kind == WG_PTX_O_REG) {
 		const char *st = strrchr(s->op, '.'), *dt;
 
+		if (!st)
+			return 0;
 		for (dt = st - 1; dt > s->op && *dt != '.'; dt--)
 			;
 		if (strncmp(dt, ".s64.", 5) && strncmp(dt, ".u64.", 5))
@@ -1858,6 +1860,8 @@ static uint8_t def_flags(const struct xctx *x, const struct wg_ptx_stmt *s)
 	if (op_is(s, "ld") && s->nops == 2 && s->ops[0].kind == WG_PTX_O_REG) { /* a 32-bit or narrower load */
 		const char *t = strrchr(s->op, '.');
 
+		if (!t)
+			return 0;
 		if (!strcmp(t, ".s32") || !strcmp(t, ".s16") || !strcmp(t, ".s8"))
 			return VF_SEXT;
 		if (!strcmp(t, ".u16") || !strcmp(t, ".u8"))

@@ -453,6 +453,10 @@ static void sixty_four_bit_compare_of_extended_32_bit_values(void **state)
 	assert_int_equal(xlat("\tcvt.s64.s32 %rd2, %r1;\n\tadd.s64 %rd2, %rd2, 1;\n\tsetp.lt.s64 %p1, %rd2, 5;\n" END),
 	                 WG_ESYNTAX);
 	err_has("t.ptx:11: error: unsupported 64-bit comparison 'setp.lt.s64'");
+	/* a bare 'cvt' / 'ld' (no types) is the translator's error, not the pre-pass's */
+	assert_int_equal(xlat("\tcvt %rd2, %r1;\n" END), WG_ESYNTAX);
+	assert_int_equal(xlat("\tld %r2, [%rd1];\n" END), WG_ESYNTAX);
+	err_has("t.ptx:9: error:");
 }
 
 int main(void)
