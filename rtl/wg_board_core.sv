@@ -90,17 +90,80 @@ module wg_board_core #(
   output logic                      wait_o        // idle but for the link's timers (docs/link-rtl.md)
 );
 
-  // Command port.
-  logic                 cmd_valid, cmd_ready, cmd_all;
+  // The GPU's clock. The GPU gets a clock edge only when it may have something to do: a
+  // command to take, an event to hand over, target time to run, its reset. Everything it does
+  // is stamped in target time, so an edge more or less in link time changes nothing it does
+  // (docs/gpu.md section 3); what gating buys is that a link busy with bytes does not evaluate
+  // the GPU in simulation, nor toggle it on a board. The gate holds the clock high while off
+  // (wg_clk_gate on the inverted clock: the enable is taken at a rising edge of clk_i and
+  // governs the next one), so that the SMs' own gates inside wg_gpu, which sample their
+  // enables at falling edges, see a falling edge before every rising edge the GPU gets.
+  logic clk_gpu_n, clk_gpu, gpu_want, gpu_act;
+
+  wg_clk_gate u_gpu_gate (
+    .clk_i (~clk_i),
+    .en_i  (gpu_want),
+    .clk_o (clk_gpu_n),
+    .en_o  (gpu_act)          // the coming rising edge of clk_i reaches the GPU
+  );
+  assign clk_gpu = ~clk_gpu_n;
+
+  // The GPU's reset, registered in its clock domain: nothing the SMs read then follows a top
+  // input combinationally (a Verilated SM block re-evaluates its inputs whenever one could
+  // have changed; a top input can change at any evaluation).
+  logic rst_gpu_nq;
+  always_ff @(posedge clk_gpu) rst_gpu_nq <= rst_ni;
+
+  // Command port: the link engine's command (clk_i) is loaded into a holding register of the
+  // GPU's clock domain at a GPU edge, and offered to wg_gpu from there.
+  logic                 cmd_valid, cmd_ready;
   logic [3:0]           cmd_op;
   logic [7:0]           cmd_sm;
+  logic                 cmd_all;
   logic [63:0]          cmd_at;
   logic [31:0]          cmd_addr;
   logic [MEM_TAG_W-1:0] cmd_tag;
   logic [1023:0]        cmd_data;
+  logic                 hold_valid_q, gpu_cmd_ready;
+  logic [3:0]           hold_op_q;
+  logic [7:0]           hold_sm_q;
+  logic                 hold_all_q;
+  logic [63:0]          hold_at_q;
+  logic [31:0]          hold_addr_q;
+  logic [MEM_TAG_W-1:0] hold_tag_q;
+  logic [1023:0]        hold_data_q;
 
-  // Event port.
-  logic                 ev_valid, ev_ready;
+  assign cmd_ready = gpu_act && !hold_valid_q;
+
+  // A command taken leaves NOP behind, so that wg_gpu's ready means "out of reset" while the
+  // holding register is empty.
+  always_ff @(posedge clk_gpu) begin
+    if (!rst_gpu_nq) begin
+      hold_valid_q <= 1'b0;
+      hold_op_q    <= 4'd0;
+    end else if (cmd_valid && !hold_valid_q) begin
+      hold_valid_q <= 1'b1;
+      hold_op_q    <= cmd_op;
+    end else if (hold_valid_q && gpu_cmd_ready) begin
+      hold_valid_q <= 1'b0;
+      hold_op_q    <= 4'd0;
+    end
+  end
+
+  always_ff @(posedge clk_gpu) begin
+    if (cmd_valid && !hold_valid_q) begin
+      hold_sm_q   <= cmd_sm;
+      hold_all_q  <= cmd_all;
+      hold_at_q   <= cmd_at;
+      hold_addr_q <= cmd_addr;
+      hold_tag_q  <= cmd_tag;
+      hold_data_q <= cmd_data;
+    end
+  end
+
+  // Event port: the link engine takes an event at a GPU edge only.
+  logic                 ev_valid, ev_ready, gpu_ev_valid;
+  assign ev_valid = gpu_ev_valid && gpu_act;
   logic [2:0]           ev_kind;
   logic [7:0]           ev_sm;
   logic [63:0]          ev_cycle;
@@ -264,18 +327,18 @@ module wg_board_core #(
     .LAUNCH_DEPTH (LAUNCH_DEPTH),
     .OUT_DEPTH    (OUT_DEPTH)
   ) u_gpu (
-    .clk_i                  (clk_i),
-    .rst_ni                 (rst_ni),
-    .cmd_valid_i            (cmd_valid),
-    .cmd_ready_o            (cmd_ready),
-    .cmd_op_i               (cmd_op),
-    .cmd_sm_i               (cmd_sm),
-    .cmd_all_i              (cmd_all),
-    .cmd_at_i               (cmd_at),
-    .cmd_addr_i             (cmd_addr),
-    .cmd_tag_i              (cmd_tag),
-    .cmd_data_i             (cmd_data),
-    .ev_valid_o             (ev_valid),
+    .clk_i                  (clk_gpu),
+    .rst_ni                 (rst_gpu_nq),
+    .cmd_valid_i            (hold_valid_q),
+    .cmd_ready_o            (gpu_cmd_ready),
+    .cmd_op_i               (hold_op_q),
+    .cmd_sm_i               (hold_sm_q),
+    .cmd_all_i              (hold_all_q),
+    .cmd_at_i               (hold_at_q),
+    .cmd_addr_i             (hold_addr_q),
+    .cmd_tag_i              (hold_tag_q),
+    .cmd_data_i             (hold_data_q),
+    .ev_valid_o             (gpu_ev_valid),
     .ev_ready_i             (ev_ready),
     .ev_kind_o              (ev_kind),
     .ev_sm_o                (ev_sm),
@@ -322,13 +385,19 @@ module wg_board_core #(
     .error_o                (error_o)
   );
 
-  assign cmd_fire_o = cmd_valid && cmd_ready;
+  // The GPU wants its clock while it is in reset, has a command (or one waits to be loaded),
+  // offers an event or runs target time. With none of these wg_gpu holds still (the in-process
+  // model skips such cycles the same way, sim/wggpu.cpp).
+  logic gpu_still;
+  assign gpu_still  = rst_ni && rst_gpu_nq && gpu_cmd_ready && !hold_valid_q && !gpu_ev_valid && !running_o;
+  assign gpu_want   = !gpu_still || cmd_valid;
+
+  assign cmd_fire_o = gpu_act && hold_valid_q && gpu_cmd_ready;
   assign ev_fire_o  = ev_valid && ev_ready;
   assign ev_kind_o  = ev_kind;
-  // wg_gpu holds still with no command, no event and target time at the grant (out of reset:
-  // it takes commands); the link engine says the same of itself.
-  assign idle_o     = link_idle && !ev_valid && !running_o && cmd_ready;
-  assign wait_o     = link_wait && !ev_valid && !running_o && cmd_ready;
+  // Idle: the link engine idle, the GPU still and its clock already off.
+  assign idle_o     = link_idle && gpu_still && !gpu_act;
+  assign wait_o     = link_wait && gpu_still && !gpu_act;
 
 `ifndef SYNTHESIS
   // A command stays offered, unchanged, until the GPU takes it; an idle core with no byte

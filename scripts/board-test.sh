@@ -6,7 +6,9 @@
 #     that measure the host or the link (seconds, rates, link cycles, the link's own
 #     counters);
 #  2. one program again over a slow link with small frames (link_delay_us, batch,
-#     max_payload): the same figures, and more frames than in run 1;
+#     max_payload) whose bytes stall at random on the board (link_idle: the engine's byte
+#     input and output idle in a share of link cycles): the same figures, and more frames
+#     than in run 1;
 #  3. one program on the C link (board_link=c): the same figures;
 #  4. one program against a board started by hand on a socket path (--socket), which exits
 #     cleanly when the program closes the connection;
@@ -113,6 +115,7 @@ done
 k=$build/kernels/$slow_kernel
 if [ -f "$tmp/$slow_kernel.gpu.json" ] && run "$slow_kernel on a slow board link" "$tmp/slow.log" "$k" \
 	--target board --size small --option link_delay_us=200 --option batch=3 --option max_payload=1024 \
+	--option link_idle=300,300 \
 	--json "$tmp/slow.json"; then
 	same "$slow_kernel over a slow link" "$tmp/$slow_kernel.gpu.json" "$tmp/slow.json"
 	f1=$(link "$tmp/$slow_kernel.board.json" tx_frames) f2=$(link "$tmp/slow.json" tx_frames)

@@ -99,9 +99,9 @@ struct wgboard {
 	std::vector<uint8_t> rx; // queued host bytes from rx_head on
 	size_t rx_head = 0;
 	std::deque<uint8_t> tx;
-	std::deque<wgboard_report> reps;
+	std::deque<struct wgboard_report> reps;
 	uint64_t rng = 1;
-	wgboard_counts n{};
+	struct wgboard_counts n{};
 	bool still = false; // the last evaluated cycle left the core idle with no byte offered
 };
 
@@ -145,7 +145,7 @@ static void sample(wgboard *b)
 		b->n.events_by_kind[t->ev_kind_o & 7]++;
 	}
 	if (t->rep_valid_o) {
-		wgboard_report r;
+		struct wgboard_report r;
 		r.code = t->rep_code_o;
 		r.type = t->rep_type_o;
 		r.seq = t->rep_seq_o;

@@ -133,11 +133,15 @@ static void hello(struct fx *x)
 	assert_true(wg_link_up(x->host));
 }
 
-/* RESET, GRANT to GRANT_AT, CNT_READ of SM 0, and run until both answers came or `limit` cycles. */
+/* RESET and GRANT to GRANT_AT; once REACHED is in, CNT_READ of SM 0 (the host reads counters
+ * while the GPU stands at its grant); each answer waited for at most `limit` link cycles. */
 static void grant_and_read(struct fx *x, uint64_t limit)
 {
 	cmd(x, WGGPU_RESET, 0, 0);
 	cmd(x, WGGPU_GRANT, 0, GRANT_AT);
+	assert_int_equal(wg_link_flush(x->host), 0);
+	for (uint64_t t = 0; t < limit && x->nev < 1; t += 200)
+		pump(x, 200);
 	cmd(x, WGGPU_CNT_READ, 0, 0);
 	assert_int_equal(wg_link_flush(x->host), 0);
 	for (uint64_t t = 0; t < limit && x->nev < 2; t += 200)
