@@ -13,8 +13,7 @@
 #                     the C link on one program): identical cycles and statistics; bytes
 #                     corrupted on the wire both ways (scripts/board-test.sh)
 # The board core is built with the GPU's parameters (GPU_NUM_SMS, GPU_RETIRE_EN, GPU_TRACE of
-# sim/gpu.mk): both libraries then hold the same Verilated SM block, and the board program
-# links both.
+# sim/gpu.mk); the board program links both libraries.
 
 BOARD_EXE     := $(BUILD)/warpgate-board
 BOARD_DIR     := $(BUILD)/board
@@ -50,12 +49,16 @@ $(BOARD_OBJ)/Vwg_board_core__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu_hier.vlt sim
 $(BOARD_OBJ)/wgboard.o: sim/wgboard.cpp sim/wgboard.h sim/wggpu.h $(BOARD_OBJ)/Vwg_board_core__ALL.a
 	$(MAKE) -s --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core.mk OPT_FAST=-O2 wgboard.o
 
-# One flat archive, as the GPU library (sim/gpu.mk).
+# One flat archive, as the GPU library (sim/gpu.mk). The board program links this library and
+# the GPU library (its C link), and both hold a Verilated SM block named wg_sm_f, each checked
+# against its own top: here every symbol of the block is renamed wg_sm_b (same length, so the
+# C++ names stay well formed), which keeps the two apart.
 $(BOARD_LIB): $(BOARD_OBJ)/Vwg_board_core__ALL.a $(BOARD_OBJ)/wgboard.o
 	rm -rf $@ $(BOARD_OBJ)/blk && mkdir -p $(BOARD_OBJ)/blk
-	cp $(BOARD_OBJ)/Vwg_board_core__ALL.a $@
-	ar d $@ libwg_sm_f.a
-	cd $(BOARD_OBJ)/blk && ar x ../Vwg_sm_f/libwg_sm_f.a
+	cd $(BOARD_OBJ)/blk && ar x ../Vwg_board_core__ALL.a && rm -f libwg_sm_f.a && ar x ../Vwg_sm_f/libwg_sm_f.a
+	nm $(BOARD_OBJ)/blk/*.o | awk '$$NF ~ /wg_sm_f/ { n = $$NF; gsub(/wg_sm_f/, "wg_sm_b", n); print $$NF, n }' \
+		| sort -u >$(BOARD_OBJ)/rename.map
+	for o in $(BOARD_OBJ)/blk/*.o; do objcopy --redefine-syms=$(BOARD_OBJ)/rename.map $$o || exit 1; done
 	ar rcs $@ $(BOARD_OBJ)/blk/*.o
 	ar rcs $@ $(addprefix $(BOARD_OBJ)/,verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) \
 		verilated_threads.o wgboard.o)
