@@ -447,6 +447,7 @@ struct rtl {
 	struct seg *q;
 	size_t qhead, qn, qcap;
 	uint64_t waits;          /* times the board ran the engine's timers after --rto-ms without the host */
+	uint64_t last_rx_us;     /* when bytes last came from the host */
 };
 
 static int corrupt_at(const struct opts *o, int dir, uint64_t off)
@@ -485,6 +486,7 @@ static int rtl_read(struct rtl *r)
 			if (corrupt_at(r->o, 0, r->rx_off + (uint64_t)i))
 				buf[i] ^= 0x10;
 		r->rx_off += (uint64_t)n;
+		r->last_rx_us = wg_board_now_us();
 		wgboard_rx(r->core, buf, (size_t)n);
 	}
 	return 0;
@@ -565,11 +567,11 @@ static int rtl_unsent(const struct rtl *r)
 	return r->qhead < r->qn;
 }
 
-/* Wait in poll() for bytes, for room to write, or up to timeout_ms (-1: no limit). 1 = timed out. */
-static int rtl_wait(struct rtl *r, int timeout_ms, uint64_t next_due)
+/* Wait in poll() for bytes, for room to write, for the next held run of bytes, or up to
+ * timeout_ms (-1: no limit). */
+static void rtl_wait(struct rtl *r, int timeout_ms, uint64_t next_due)
 {
 	struct pollfd pf = { .fd = r->fd, .events = POLLIN };
-	int n;
 
 	if (rtl_unsent(r) && !next_due)
 		pf.events |= POLLOUT;
@@ -580,8 +582,7 @@ static int rtl_wait(struct rtl *r, int timeout_ms, uint64_t next_due)
 		if (timeout_ms < 0 || ms < timeout_ms)
 			timeout_ms = ms;
 	}
-	n = poll(&pf, 1, timeout_ms);
-	return n == 0;
+	poll(&pf, 1, timeout_ms);
 }
 
 static void rtl_reports(struct rtl *r)
@@ -639,10 +640,18 @@ static int serve_rtl(struct rtl *r)
 			rtl_wait(r, -1, next_due); /* nothing to do until the host sends */
 			continue;
 		}
-		/* The engine waits for the host's ACK (or a lost command frame): sleep up to rto, then
-		 * run its timers until they act (a retransmission, a NAK) or the host answers. */
-		if (!rtl_wait(r, (int)rto_ms, next_due))
+		if (rtl_unsent(r) && !next_due) {
+			rtl_wait(r, -1, 0); /* the socket is full: the host reads first */
 			continue;
+		}
+		/* The engine waits for the host's ACK (or a lost command frame): sleep until the host
+		 * has been silent for rto, then run its timers until they act (a retransmission, a NAK)
+		 * or the host answers. */
+		t0 = wg_board_now_us();
+		if (t0 - r->last_rx_us < rto_ms * 1000) {
+			rtl_wait(r, (int)((rto_ms * 1000 - (t0 - r->last_rx_us) + 999) / 1000), next_due);
+			continue;
+		}
 		r->waits++;
 		while (wgboard_waiting(r->core) && !wgboard_idle(r->core)) {
 			wgboard_run(r->core, CHUNK, 0);
