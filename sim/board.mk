@@ -33,7 +33,7 @@ board-lib: $(BOARD_LIB)
 
 # As sim/gpu.mk: Verilation serial (the hierarchical build's generated make races under -j),
 # then the C++ compile with -j 2.
-$(BOARD_OBJ)/Vwg_board_core__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu_hier.vlt sim/board.mk sim/gpu.mk
+$(BOARD_OBJ)/Vwg_board_core__ALL.a: $(BOARD_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/board.mk sim/gpu.mk
 	@mkdir -p $(BOARD_OBJ)
 	@echo "VERILATE wg_board_core ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(BOARD_DIR)/.build.lock; flock 9; \
