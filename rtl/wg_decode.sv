@@ -127,6 +127,7 @@ module wg_decode #(
       bad = bad || (rd_rb && reg_bad(rb, 3'd1, regs_i));
     end
     if (!HAS_FP && info.cls == wg_isa_pkg::CLASS_FP) bad = 1'b1;
+    if (info.cls == wg_isa_pkg::CLASS_SFU) bad = 1'b1;  // no special-function unit yet
     // ATOMG.ADD.F32 (executed outside the SM) needs an FP model; ATOMS.ADD.F32
     // uses the FP32 adder of the LSU, present with HAS_FP.
     if (!HAS_FP && (op == wg_isa_pkg::OP_ATOMGX || op == wg_isa_pkg::OP_ATOMSX) && mod == 3'd4) bad = 1'b1;
