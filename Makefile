@@ -52,6 +52,8 @@ help:
 	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
 	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
 	@echo "make lint        static checks"
+	@echo "make ptx         regenerate tests/ptx/*.ptx with nvcc; make ptx-test runs them (docs/ptx.md)"
+	@echo "make fuzz-smoke  fuzz the PTX frontend and the assembler 30 s each; make fuzz FUZZ_SECONDS=N"
 	@echo "make clean       remove $(BUILD)/"
 
 deps:
@@ -87,7 +89,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
+	@$(MAKE) --no-print-directory unit-test mem-count-test ptx-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test \
+		fuzz-smoke
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
@@ -128,6 +131,8 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/bench.mk
+-include sim/synth.mk
+-include sim/ptx.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)

@@ -5,7 +5,7 @@
 #   make sm-test        tests/rtl/test_sm.c: kernels on the RTL vs the golden model
 #   make bench-sim      simulated cycles per second of the full-size SM on matmul
 #   make sm-lint        verilator --lint-only -Wall of every SM block as its own top
-#   make sm-synth       yosys synth_ice40 of a tiny SM (4 warps, 4 lanes, 1024 registers, no FP)
+#   make sm-synth       yosys synthesis of a small SM: sim/synth.mk, docs/synthesis.md
 #   make sm-unit-test   Verilator unit tests of wg_simt_stack and wg_warp_sched
 # Parameters of the library build: SM_PARAMS (Verilator -G options); the same values
 # reach sim/wgsim.cpp as WGSIM_* macros.
@@ -31,7 +31,7 @@ SM_VFLAGS := --cc --build -j 2 -Wall --trace-fst --x-assign fast --x-initial fas
 SM_RT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o wgsim.o
 SM_LDLIBS := -lstdc++ -lz -lpthread -lm
 
-.PHONY: sm-lib sm-test bench-sim sm-lint sm-synth sm-unit-test
+.PHONY: sm-lib sm-test bench-sim sm-lint sm-unit-test
 
 sm-lib: $(SM_LIB)
 
@@ -74,15 +74,6 @@ sm-lint:
 		rtl/wg_sreg.sv rtl/wg_retire.sv); do top=$$(basename $$m .sv); \
 		$(VERILATOR) --lint-only -Wall $(SM_VLT) $$(scripts/rtl-deps.py $$top) --top-module $$top \
 		|| exit 1; done; echo "sm-lint: clean"
-
-SM_SYNTH_PARAMS := -set NUM_WARPS 4 -set SIMD_WIDTH 4 -set NUM_SIMD 2 -set NUM_REGS 1024 -set RF_BANKS 4 \
-                   -set NUM_CTAS 2 -set DMEM_BYTES 2048 -set L1_SETS 2 -set L1_MSHRS 2 -set IMEM_DEPTH 256 -set CMEM_BYTES 256 \
-                   -set STACK_DEPTH 16 -set HAS_FP 0 -set RETIRE_EN 0 -set MEM_TAG_W 8
-sm-synth:
-	@mkdir -p $(SM_DIR)/synth
-	$(YOSYS) -q -l $(SM_DIR)/synth/ice40.log -p 'read_verilog -sv $(SM_RTL); \
-		chparam $(SM_SYNTH_PARAMS) wg_sm; synth_ice40 -top wg_sm; tee -o $(SM_DIR)/synth/ice40.stat stat'
-	@grep -E 'Number of cells|SB_LUT4|SB_DFF|SB_RAM|SB_CARRY' $(SM_DIR)/synth/ice40.stat | head -20
 
 # Unit tests of blocks.
 SM_UT_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \

@@ -4,8 +4,6 @@
 #                             files and logs in build/synth/
 #   make sm-synth SYNTH_FP=0  only the runs without FP (SYNTH_FP=1: only with FP)
 #   make sm-synth-one SYNTH_TECH=xc7 SYNTH_FP=0    one run
-#   make sm-gate-test         tests/rtl/test_sm.c on yosys' generic netlist of a small SM
-#                             (memories kept as arrays), the cases of SM_GATE_CASES
 # Every run has a time limit (SYNTH_TIMEOUT seconds) and its wall time goes to
 # build/synth/<run>.time. A latch anywhere fails the run.
 
@@ -14,7 +12,7 @@ VERILATOR ?= verilator
 
 SYNTH_DIR := $(BUILD)/synth
 SYNTH_RTL = $(shell scripts/rtl-deps.py wg_sm)
-SYNTH_TIMEOUT ?= 1800
+SYNTH_TIMEOUT ?= 3600
 SYNTH_FP ?= 0 1
 SYNTH_TECH ?= xc7 ice40
 
@@ -35,7 +33,7 @@ synth_script = read_verilog -sv $(SYNTH_RTL); chparam $(SYNTH_PARAMS) -set HAS_F
 	tee -q -o $(SYNTH_DIR)/$(1)_fp$(2).stat stat; \
 	tee -q -o $(SYNTH_DIR)/$(1)_fp$(2).hier.stat stat -top wg_sm
 
-.PHONY: sm-synth sm-synth-one sm-gate-test
+.PHONY: sm-synth sm-synth-one
 
 # $(call synth_run,TECH,FP)
 define synth_run
@@ -54,9 +52,13 @@ define synth_run
 		| grep -E '^ +(Number of cells|LUT[1-6]|MUXF[78]|CARRY4|FD[A-Z]*|RAM[A-Z0-9]*|DSP48E1|SRL[A-Z0-9]*|SB_LUT4|SB_CARRY|SB_DFF[A-Z]*|SB_RAM40_4K|SB_MAC16) '
 endef
 
+define synth_nl
+
+
+endef
+
 sm-synth:
-	$(foreach f,$(SYNTH_FP),$(foreach t,$(SYNTH_TECH),$(call synth_run,$(t),$(f))
-))
+	$(foreach f,$(SYNTH_FP),$(foreach t,$(SYNTH_TECH),$(call synth_run,$(t),$(f))$(synth_nl)))
 
 sm-synth-one:
 	$(call synth_run,$(firstword $(SYNTH_TECH)),$(firstword $(SYNTH_FP)))

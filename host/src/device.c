@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "asm.h"
+#include "ptx.h"
 #include "config.h"
 #include "device.h"
 #include "gmem.h"
@@ -271,6 +272,20 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* PTX by content: a .version directive first (docs/ptx.md). */
+static int is_ptx_file(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return wg_ptx_sniff(buf, n);
+}
+
 int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *path)
 {
 	struct wg_module *mod;
@@ -285,7 +300,8 @@ int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *p
 	snprintf(mod->path, sizeof(mod->path), "%s", path);
 	if (ends_with(path, ".wgk")) {
 		rc = wg_image_read(&mod->img, path, dev->last_error, sizeof(dev->last_error));
-	} else if (ends_with(path, ".s")) {
+	} else if (ends_with(path, ".s") || ends_with(path, ".ptx") || is_ptx_file(path)) {
+		int ptx = ends_with(path, ".ptx") || is_ptx_file(path);
 		char *diag = NULL;
 		size_t diaglen = 0;
 		FILE *mf = open_memstream(&diag, &diaglen);
@@ -294,19 +310,20 @@ int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *p
 			rc = WG_ENOMEM;
 			goto err_free;
 		}
-		rc = wg_asm_file(&mod->img, path, mf);
+		if (ptx)
+			rc = wg_ptx_translate_file(path, NULL, &mod->img, mf);
+		else
+			rc = wg_asm_file(&mod->img, path, mf);
 		fclose(mf);
 		if (diaglen && diag[diaglen - 1] == '\n')
 			diag[diaglen - 1] = '\0';
 		if (rc)
-			fail(dev, rc, "%s", diag ? diag : path);
+			fail(dev, rc, "%s", diag && diag[0] ? diag : path);
 		else if (diaglen)
 			wg_warn("%s", diag);
 		free(diag);
-	} else if (ends_with(path, ".ptx")) {
-		rc = fail(dev, WG_ENOTSUP, "%s: PTX input is not supported yet", path);
 	} else {
-		rc = fail(dev, WG_EINVAL, "%s: unknown module type, expected .s or .wgk", path);
+		rc = fail(dev, WG_EINVAL, "%s: unknown module type, expected .s, .ptx (or PTX text) or .wgk", path);
 	}
 	if (rc)
 		goto err_free;
