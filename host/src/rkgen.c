@@ -740,7 +740,7 @@ static void emit_atomic(struct gen *g, const struct wg_isa_entry *e, const char 
 static void emit_entry(struct gen *g, const struct wg_isa_entry *e)
 {
 	char gd[16], a[16], b[32], c[16], p[8];
-	int fp = e->cls == WG_CLASS_FP;
+	int fp = e->cls == WG_CLASS_FP || e->op == WG_OP_FDIV;
 
 	guard(g, gd, sizeof(gd), 20);
 	switch (e->fmt) {
@@ -1039,8 +1039,6 @@ int wg_rkgen(struct wg_rk *rk, uint64_t seed)
 		const struct wg_isa_entry *e = &wg_isa_table[i];
 
 		if (e->fmt == WG_FMT_BRA || e->fmt == WG_FMT_BAR || e->op == WG_OP_EXIT)
-			continue;
-		if (e->cls == WG_CLASS_SFU) /* not executed by the models yet */
 			continue;
 		g.pickable[g.npickable++] = e;
 		if (q++ % QUOTA_MOD == seed % QUOTA_MOD)
