@@ -1,5 +1,6 @@
 # The PTX frontend (docs/ptx.md). Included by the top-level Makefile.
-#   make ptx          regenerate tests/ptx/*.ptx from tests/ptx/*.cu with nvcc (when installed)
+#   make ptx          regenerate tests/ptx/*.ptx and kernels/cuda/*.ptx (the CUDA suite, docs/suite.md)
+#                     from their .cu with nvcc (when installed)
 #   make ptx-test     the CUDA test kernels on PTX_TEST_TARGETS (func and sim; sim in lockstep)
 #   make fuzz-smoke   the PTX and assembler fuzzers, FUZZ_SMOKE_SECONDS (30) each
 #   make fuzz         the same for FUZZ_SECONDS (600) each
@@ -7,7 +8,7 @@
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 NVCC_FLAGS ?= -ptx -arch=compute_75
-PTX_CU := $(sort $(wildcard tests/ptx/*.cu))
+PTX_CU := $(sort $(wildcard tests/ptx/*.cu kernels/cuda/*.cu))
 PTX_TEST_TARGETS ?= func sim
 FUZZ_CC ?= clang
 FUZZ_SMOKE_SECONDS ?= 30
@@ -22,7 +23,7 @@ FUZZ_RUN_OPTS := -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stat
 .PHONY: ptx ptx-test fuzz-smoke fuzz fuzz-build
 
 ptx:
-	@if [ -z "$(NVCC)" ]; then echo "ptx: nvcc not found; keeping the committed tests/ptx/*.ptx"; exit 0; fi; \
+	@if [ -z "$(NVCC)" ]; then echo "ptx: nvcc not found; keeping the committed .ptx files"; exit 0; fi; \
 	for f in $(PTX_CU); do \
 		echo "$(NVCC) $(NVCC_FLAGS) $$f -o $${f%.cu}.ptx"; \
 		$(NVCC) $(NVCC_FLAGS) $$f -o $${f%.cu}.ptx || exit 1; \
@@ -42,9 +43,9 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) host/src/*.h
 fuzz-build: $(FUZZ_DIR)/fuzz_ptx $(FUZZ_DIR)/fuzz_asm
 
 # Seeds: the test PTX and the kernel sources, copied so that the fuzzers' new inputs stay in build/.
-$(FUZZ_DIR)/seeds.stamp: $(wildcard tests/ptx/*.ptx) $(wildcard kernels/*.s)
+$(FUZZ_DIR)/seeds.stamp: $(wildcard tests/ptx/*.ptx kernels/cuda/*.ptx) $(wildcard kernels/*.s)
 	@mkdir -p $(FUZZ_DIR)/corpus_ptx $(FUZZ_DIR)/corpus_asm
-	cp tests/ptx/*.ptx $(FUZZ_DIR)/corpus_ptx/
+	cp tests/ptx/*.ptx kernels/cuda/*.ptx $(FUZZ_DIR)/corpus_ptx/
 	cp kernels/*.s $(FUZZ_DIR)/corpus_asm/
 	@touch $@
 

@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "log.h"
 #include "retire.h"
+#include "dispatch.h"
 #include "stats.h"
 #include "target.h"
 #include "warpgate.h"
@@ -34,6 +35,8 @@ struct launch_rec {
 	char kernel[WG_NAME_MAX];
 	wg_dim3 grid, block;
 	uint32_t dyn_shared;
+	uint32_t regs, shared_bytes, local_bytes; /* of the kernel image; shared: static + dynamic */
+	struct wg_occupancy occ;                  /* one SM's occupancy under the device's configuration */
 	int status;
 	struct wg_stats stats;
 };
@@ -418,6 +421,17 @@ static int record_launch(struct wg_device *dev, const struct wg_launch *l, int s
 	r->grid = l->grid;
 	r->block = l->block;
 	r->dyn_shared = l->dyn_shared;
+	r->regs = l->kernel->regs;
+	r->shared_bytes = l->kernel->shared_bytes + l->dyn_shared;
+	r->local_bytes = l->kernel->local_bytes;
+	{
+		struct wg_dispatch_kernel dk = { l->threads_per_cta, l->kernel->regs, r->shared_bytes };
+		char err[256];
+
+		/* A launch that passed check_launch fits; on failure occ.ctas is 0. */
+		if (wg_dispatch_occupancy(&dev->cfg, &dk, &r->occ, err, sizeof(err)))
+			r->occ.ctas = 0;
+	}
 	r->status = status;
 	r->stats = *st;
 	wg_stats_add(&dev->totals, st);
@@ -579,6 +593,12 @@ int wg_stats_json(struct wg_device *dev, FILE *out)
 		dim3_json(&j, "grid", r->grid);
 		dim3_json(&j, "block", r->block);
 		wg_json_u64(&j, "dynamic_shared_bytes", r->dyn_shared);
+		wg_json_u64(&j, "regs", r->regs);
+		wg_json_u64(&j, "shared_bytes", r->shared_bytes);
+		wg_json_u64(&j, "local_bytes", r->local_bytes);
+		wg_json_u64(&j, "ctas_per_sm", r->occ.ctas);
+		wg_json_u64(&j, "warps_per_sm", (uint64_t)r->occ.ctas * r->occ.warps_per_cta);
+		wg_json_str(&j, "occupancy_limit", r->occ.ctas ? wg_dispatch_limit_name(r->occ.limit) : "none");
 		wg_json_str(&j, "status", wg_strerror(r->status));
 		wg_stats_to_json(&r->stats, &j);
 		wg_json_end_object(&j);
