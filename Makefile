@@ -171,6 +171,7 @@ rtl-test::
 -include sim/coalescer.mk
 -include sim/smem.mk
 -include sim/l1.mk
+-include sim/sfu.mk
 -include sim/gpu.mk
 -include sim/board.mk
 -include sim/bench_link.mk
