@@ -38,20 +38,34 @@ KERNEL_PROGS := $(filter-out kernels/common.c,$(sort $(wildcard kernels/*.c)))
 KERNEL_BINS := $(KERNEL_PROGS:kernels/%.c=$(BUILD)/kernels/%)
 KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 
+# The CUDA benchmark suite (docs/suite.md): kernels/cuda/NAME.cu, its PTX, driver NAME.c.
+SUITE_PROGS := $(sort $(wildcard kernels/cuda/*.c))
+SUITE_BINS := $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/cuda/%)
+# Suite programs that make test runs (func, sim in lockstep, identical downloads): those
+# that the PTX frontend runs today (docs/suite.md, section Status). All of them: SUITE_CI=all.
+SUITE_CI ?= bfs hotspot lps mum
+override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
+# make ptx (sim/ptx.mk) regenerates the suite's committed .ptx together with tests/ptx's.
+
 .PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
-        mem-count-test
+        mem-count-test suite-test suite-emu-test suite-run
 .DEFAULT_GOAL := all
 
-all: $(LIB) $(CLI) $(KERNEL_BINS)
+all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
 
 help:
 	@echo "make run         build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
+	@echo "make suite-test  the CUDA suite (SUITE_CI=$(SUITE_CI)) at the small size: func, sim (lockstep), same downloads"
+	@echo "make suite-emu-test  the CUDA suite's drivers with the kernels compiled for the host (no PTX)"
+	@echo "make suite-run   the CUDA suite at SUITE_SIZE=default on SUITE_TARGETS=sim gpu, then the figures table"
 	@echo "make mem-count-test  memory-pipeline counters of directed kernels on MEM_COUNT_TARGETS=$(MEM_COUNT_TARGETS)"
 	@echo "make install     PREFIX=$(PREFIX): header, library, CLI, pkg-config file"
 	@echo "make lint        static checks"
+	@echo "make ptx         regenerate tests/ptx/*.ptx and kernels/cuda/*.ptx with nvcc; make ptx-test runs tests/ptx (docs/ptx.md)"
+	@echo "make fuzz-smoke  fuzz the PTX frontend and the assembler 30 s each; make fuzz FUZZ_SECONDS=N"
 	@echo "make clean       remove $(BUILD)/"
 
 deps:
@@ -75,6 +89,40 @@ $(BUILD)/kernels/%: $(BUILD)/obj/kernels/%.o $(BUILD)/obj/kernels/common.o $(LIB
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
+$(BUILD)/obj/kernels/cuda/%.o: CPPFLAGS += -Ikernels
+
+$(BUILD)/cuda/%: $(BUILD)/obj/kernels/cuda/%.o $(BUILD)/obj/kernels/common.o $(LIB) $(RTL_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
+
+suite-test: suite-emu-test $(SUITE_CI:%=$(BUILD)/cuda/%)
+	@scripts/suite-tests.sh $(BUILD) $(SUITE_CI)
+
+# The suite's drivers against the CUDA sources compiled for the host (tests/suite_emu):
+# checks drivers, references and tolerances without the PTX frontend.
+CXX ?= c++
+SUITE_EMU_OBJ := $(BUILD)/obj/tests/suite_emu/emu.o
+$(SUITE_EMU_OBJ): tests/suite_emu/emu.cpp tests/suite_emu/cuda_shim.h host/include/warpgate.h \
+		$(wildcard kernels/cuda/*.cu)
+	@mkdir -p $(@D)
+	$(CXX) -std=gnu++17 -O2 -g -Wall -Wextra -Wno-unused-parameter $(WERROR) -ffp-contract=off -Ihost/include \
+		-Ikernels/cuda -Itests/suite_emu -c $< -o $@
+
+$(BUILD)/suite-emu/%: $(BUILD)/obj/kernels/cuda/%.o $(BUILD)/obj/kernels/common.o $(SUITE_EMU_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lstdc++ -lpthread -lm
+
+suite-emu-test: $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/suite-emu/%)
+	@fail=0; for p in $^; do for s in 1 2; do \
+		$$p --size small --seed $$s >$$p.$$s.log 2>&1 || { fail=1; echo "suite-emu-test: FAIL $$p --seed $$s"; \
+			tail -15 $$p.$$s.log; }; done; done; \
+	[ $$fail = 0 ] && echo "suite-emu-test: $(words $^) programs x 2 seeds passed"
+
+SUITE_SIZE ?= default
+SUITE_TARGETS ?= sim gpu
+suite-run: $(SUITE_BINS)
+	@scripts/suite-figures.sh --run $(BUILD) $(SUITE_SIZE) "$(SUITE_TARGETS)"
+
 run: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
 
@@ -87,7 +135,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test mem-count-test roundtrip-test kernel-test install-test cosim cosim-rtl rtl-test
+	@$(MAKE) --no-print-directory unit-test mem-count-test ptx-test roundtrip-test kernel-test suite-test install-test cosim \
+		cosim-rtl rtl-test fuzz-smoke
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
@@ -122,12 +171,16 @@ rtl-test::
 -include sim/coalescer.mk
 -include sim/smem.mk
 -include sim/l1.mk
+-include sim/sfu.mk
 -include sim/gpu.mk
 -include sim/board.mk
 -include sim/bench_link.mk
 -include sim/link.mk
+-include sim/jtag.mk
 -include sim/bench.mk
 -include sim/synth.mk
+-include sim/ptx.mk
+-include firmware/firmware.mk
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)

@@ -73,6 +73,7 @@ static void usage(FILE *out, const char *name, const char *text)
 		"  --trace-fst FILE     write an FST waveform of the RTL (sim target; GTKWave opens it)\n"
 		"  --option KEY=VALUE   a target option (wg_set_option), e.g. lockstep=0, mem_latency=100\n"
 		"  --cta-policy NAME    CTA dispatch on the gpu target: rr, consolidate or congestion\n"
+		"  --dump FILE          append every array downloaded from the device to FILE (raw bytes)\n"
 		"  --help               this text\n"
 		"The kernel source is looked up in $WG_KERNEL_DIR, else next to the program\n"
 		"(../../kernels from its directory). Exit status: 0 result correct,\n"
@@ -121,7 +122,8 @@ static char *kernel_path(const struct wgk *k, const char *file)
 	return path;
 }
 
-void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char **argv)
+/* Parse the command line and open the device (wgk_init without the module). */
+static void init_device(struct wgk *k, const char *name, const char *text, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
@@ -134,10 +136,10 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		{ "trace-fst", required_argument, NULL, 'T' },
 		{ "option", required_argument, NULL, 'O' },
 		{ "cta-policy", required_argument, NULL, 'P' },
+		{ "dump", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *src, *file;
 	int c;
 
 	memset(k, 0, sizeof(*k));
@@ -178,6 +180,9 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 			break;
 		case 'T':
 			k->opt.trace_fst = optarg;
+			break;
+		case 'D':
+			k->opt.dump = optarg;
 			break;
 		case 'O':
 			if (k->opt.noptions == WGK_MAX_OPTIONS)
@@ -220,13 +225,36 @@ void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char 
 		wgk_check(k, wg_set_option(k->dev, "trace_fst", k->opt.trace_fst), "wg_set_option trace_fst");
 	for (int i = 0; i < k->opt.noptions; i++)
 		wgk_check(k, wg_set_option_kv(k->dev, k->opt.options[i]), "wg_set_option");
+	if (k->opt.dump) {
+		k->dump = fopen(k->opt.dump, "wb");
+		if (!k->dump)
+			wgk_die(k, "--dump: %s: %s", k->opt.dump, strerror(errno));
+	}
+}
 
-	if (asprintf(&file, "%s.s", name) < 0)
+/* Load kernels/FILE, FILE being printf(fmt, name). */
+static void load_module(struct wgk *k, const char *fmt, const char *name)
+{
+	char *src, *file;
+
+	if (asprintf(&file, fmt, name) < 0)
 		wgk_die(k, "out of host memory");
 	src = kernel_path(k, file);
 	wgk_check(k, wg_module_load(k->dev, &k->mod, src), "wg_module_load");
 	free(src);
 	free(file);
+}
+
+void wgk_init(struct wgk *k, const char *name, const char *text, int argc, char **argv)
+{
+	init_device(k, name, text, argc, argv);
+	load_module(k, "%s.s", name);
+}
+
+void wgk_init_ptx(struct wgk *k, const char *name, const char *text, int argc, char **argv)
+{
+	init_device(k, name, text, argc, argv);
+	load_module(k, "cuda/%s.ptx", name);
 }
 
 uint64_t wgk_size(const struct wgk *k, uint64_t small, uint64_t dflt)
@@ -262,6 +290,8 @@ void wgk_upload(struct wgk *k, uint64_t dst, const void *src, size_t bytes)
 void wgk_download(struct wgk *k, void *dst, uint64_t src, size_t bytes)
 {
 	wgk_check(k, wg_memcpy_dtoh(k->dev, dst, src, bytes), "wg_memcpy_dtoh");
+	if (k->dump && bytes && fwrite(dst, 1, bytes, k->dump) != bytes)
+		wgk_die(k, "--dump: %s: %s", k->opt.dump, strerror(errno));
 }
 
 void wgk_memset(struct wgk *k, uint64_t dst, int value, size_t bytes)
@@ -423,6 +453,25 @@ size_t wgk_cmp_f32(const struct wgk *k, const char *what, const float *got, cons
 	return bad;
 }
 
+size_t wgk_cmp_f32_scaled(const struct wgk *k, const char *what, const float *got, const float *exp,
+			  const double *scale, size_t n, double rtol)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		double g = got[i], e = exp[i], tol = rtol * scale[i];
+
+		if (fabs(g - e) <= tol)
+			continue;
+		if (bad++ < WGK_MAX_REPORT)
+			fprintf(stderr, "%s: %s[%zu]: got %.9g (0x%08" PRIx32 "), expected %.9g (0x%08" PRIx32
+				"), tolerance %g (rel %g of %g)\n", k->name, what, i, g, f32_bits(got[i]), e,
+				f32_bits(exp[i]), tol, rtol, scale[i]);
+	}
+	report_end(k, what, bad, n);
+	return bad;
+}
+
 static void print_stat(struct wgk *k, const char *label, const char *key)
 {
 	int64_t v = wgk_stat(k, key);
@@ -438,6 +487,9 @@ int wgk_finish(struct wgk *k, size_t mismatches, const char *size_fmt, ...)
 	va_list ap;
 	FILE *f;
 
+	if (k->dump && fclose(k->dump))
+		wgk_die(k, "--dump: %s: %s", k->opt.dump, strerror(errno));
+	k->dump = NULL;
 	if (k->opt.json) {
 		f = fopen(k->opt.json, "w");
 		if (!f)

@@ -12,6 +12,9 @@
  *   --retire-log FILE   write the retire log (wg_set_retire_log)
  *   --trace-fst FILE    FST waveform of the RTL (wg_set_option "trace_fst")
  *   --option KEY=VALUE  any target option (wg_set_option)
+ *   --dump FILE         append every array the program downloads to FILE (raw
+ *                       bytes, in download order) for byte-wise comparison of
+ *                       targets
  *   --help
  * and exits 0 when the result equals the CPU reference, 1 on a mismatch and
  * 2 on any error.
@@ -20,6 +23,7 @@
 #define WGK_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "warpgate.h"
@@ -37,6 +41,7 @@ struct wgk_opts {
 	const char *json;
 	const char *retire_log;
 	const char *trace_fst;
+	const char *dump;
 #define WGK_MAX_OPTIONS 16
 	const char *options[WGK_MAX_OPTIONS];
 	int noptions;
@@ -50,6 +55,7 @@ struct wgk {
 	struct wgk_opts opt;
 	struct wg_device *dev;
 	struct wg_module *mod;
+	FILE *dump;		/* --dump: the downloads, or NULL */
 	double seconds;		/* wall time spent in wgk_launch() */
 	unsigned int launches;
 };
@@ -60,6 +66,12 @@ struct wgk {
  * --n means; it is printed by --help. Exits on any failure.
  */
 void wgk_init(struct wgk *k, const char *name, const char *usage, int argc, char **argv);
+
+/*
+ * As wgk_init, but load the PTX module kernels/cuda/NAME.ptx (the CUDA
+ * benchmark suite, docs/suite.md); wg_module_load translates it.
+ */
+void wgk_init_ptx(struct wgk *k, const char *name, const char *usage, int argc, char **argv);
 
 /* Problem size: --n when given, else small or dflt depending on --size. */
 uint64_t wgk_size(const struct wgk *k, uint64_t small, uint64_t dflt);
@@ -111,6 +123,14 @@ size_t wgk_cmp_u32(const struct wgk *k, const char *what, const uint32_t *got, c
 size_t wgk_cmp_i32(const struct wgk *k, const char *what, const int32_t *got, const int32_t *exp, size_t n);
 size_t wgk_cmp_f32(const struct wgk *k, const char *what, const float *got, const float *exp, size_t n,
 		   double rtol, double atol);
+
+/*
+ * As wgk_cmp_f32 for results that are sums with cancellation: element i
+ * matches when |got - exp| <= rtol * scale[i], scale[i] being the sum of the
+ * magnitudes of the terms (computed by the reference). NaN never matches.
+ */
+size_t wgk_cmp_f32_scaled(const struct wgk *k, const char *what, const float *got, const float *exp,
+			  const double *scale, size_t n, double rtol);
 
 /*
  * Write the statistics file when asked, print the summary

@@ -9,7 +9,8 @@
 `default_nettype none
 
 module wg_decode #(
-  parameter bit HAS_FP = 1'b1
+  parameter bit HAS_FP = 1'b1,
+  parameter bit HAS_SFU = 1'b1
 ) (
   input  wire logic [63:0] word_i,
   input  wire logic [17:0] pc_i,
@@ -127,6 +128,7 @@ module wg_decode #(
       bad = bad || (rd_rb && reg_bad(rb, 3'd1, regs_i));
     end
     if (!HAS_FP && info.cls == wg_isa_pkg::CLASS_FP) bad = 1'b1;
+    if (!HAS_SFU && info.cls == wg_isa_pkg::CLASS_SFU) bad = 1'b1;
     // ATOMG.ADD.F32 (executed outside the SM) needs an FP model; ATOMS.ADD.F32
     // uses the FP32 adder of the LSU, present with HAS_FP.
     if (!HAS_FP && (op == wg_isa_pkg::OP_ATOMGX || op == wg_isa_pkg::OP_ATOMSX) && mod == 3'd4) bad = 1'b1;
@@ -141,6 +143,7 @@ module wg_decode #(
         uop_o.unit = wg_sm_pkg::UNIT_LSU;
       default: ;
     endcase
+    if (info.cls == wg_isa_pkg::CLASS_SFU) uop_o.unit = wg_sm_pkg::UNIT_SFU;
     if (rd_ra) uop_o.rf_a = ra;
     if (rd_rb) uop_o.rf_b = rb;
     if (info.fmt == wg_isa_pkg::FMT_ST) begin

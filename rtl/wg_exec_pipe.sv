@@ -7,7 +7,8 @@
 //        operand queue (OPQ) pairs each response with its instruction
 //   DISP SIMD instructions and S2R (a MOV whose B row holds the special
 //        registers) enter wg_simd_unit; memory instructions go to the LSU with
-//        their operand rows; control instructions (NOP, BRA, EXIT, BAR,
+//        their operand rows, SFU instructions to wg_sfu (sfu_valid_o with the
+//        same lsu_* operand outputs); control instructions (NOP, BRA, EXIT, BAR,
 //        MEMBAR, PLOP) take no datapath
 //   EX   wg_simd_unit, fixed LATENCY: the write-back slot of a SIMD or control
 //        instruction is reserved at dispatch, in a ring of LATENCY slots
@@ -76,6 +77,10 @@ module wg_exec_pipe #(
   output logic [31:0]                lsu_exec_o,
   output logic [15:0]                lsu_seq_o,
   output logic [3*1024-1:0]          lsu_rows_o,      // A, B (or imm), C
+
+  // To the SFU (the operands are the lsu_* outputs above).
+  output logic                       sfu_valid_o,
+  input  wire logic                  sfu_ready_i,
 
   // Load write-back from the LSU (one register row per beat).
   input  wire logic                  lwb_valid_i,
@@ -238,7 +243,7 @@ module wg_exec_pipe #(
   logic [15:0]       d_seq;
   assign {d_warp, du, d_active, d_exec, d_psel, d_pval, d_seq} = opq_out;
 
-  logic d_valid, d_simd, d_lsu, d_ctrl, d_s2r, d_fire, ring_ok;
+  logic d_valid, d_simd, d_lsu, d_sfu, d_ctrl, d_s2r, d_fire, ring_ok;
   logic simd_ready, simd_fire;
   logic [CR_W-1:0] credits_q;   // ring + retire-queue entries in use
 
@@ -247,10 +252,12 @@ module wg_exec_pipe #(
   assign d_simd  = (du.unit == wg_sm_pkg::UNIT_SIMD);
   assign d_lsu   = (du.unit == wg_sm_pkg::UNIT_LSU);
   assign d_ctrl  = (du.unit == wg_sm_pkg::UNIT_CTRL);
+  assign d_sfu   = (du.unit == wg_sm_pkg::UNIT_SFU);
   assign ring_ok = !hold_i && (32'(credits_q) < RQ_DEPTH);
 
   assign simd_fire = d_valid && d_simd && simd_ready && ring_ok;
-  assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i);
+  assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i) ||
+                     (d_valid && d_sfu && sfu_ready_i);
   assign opq_pop      = d_fire;
   assign rf_rsp_ready = d_fire;
 
@@ -297,6 +304,7 @@ module wg_exec_pipe #(
   );
 
   assign lsu_valid_o  = d_valid && d_lsu;
+  assign sfu_valid_o  = d_valid && d_sfu;
   assign lsu_warp_o   = d_warp;
   assign lsu_uop_o    = du;
   assign lsu_active_o = d_active;

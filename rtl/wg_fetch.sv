@@ -16,6 +16,7 @@ module wg_fetch #(
   parameter int unsigned IMEM_DEPTH = 4096,
   parameter int unsigned IB_DEPTH   = 2,
   parameter bit          HAS_FP     = 1'b1,
+  parameter bit          HAS_SFU    = 1'b1,
   // Derived: do not override.
   parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH)
@@ -106,7 +107,7 @@ module wg_fetch #(
   logic [17:0]       id_pc_q;
   wg_sm_pkg::uop_t   id_uop;
 
-  wg_decode #(.HAS_FP(HAS_FP)) u_decode (
+  wg_decode #(.HAS_FP(HAS_FP), .HAS_SFU(HAS_SFU)) u_decode (
     .word_i (imem_rdata),
     .pc_i   (id_pc_q),
     .regs_i (regs_i),

@@ -125,7 +125,15 @@ module wg_link #(
   output logic      [31:0]              rep_seq_o,
   output logic      [63:0]              rep_off_o,
   output logic      [31:0]              rep_exp_o,
-  output logic      [31:0]              rep_act_o
+  output logic      [31:0]              rep_act_o,
+  // The engine holds its state at the next edge unless a byte (rx_valid_i) or an event
+  // (ev_valid_i) arrives: nothing being received, delivered, built or sent, no command
+  // offered, no frame in flight and no NAK outstanding (their timers stopped). A simulation
+  // may skip such cycles; a board may show it. wait_o: the same, except that the
+  // retransmission or NAK timer may run (the engine waits for the host's ACK or for a lost
+  // command frame); only those timers move.
+  output logic                          idle_o,
+  output logic                          wait_o
 );
 
   // ---------------------------------------------------------------------------
@@ -136,6 +144,7 @@ module wg_link #(
   logic        up, failed, hello, ack_valid, ack_nak, ack_req, nak_req, tx_fail;
   logic [31:0] rcv_nxt, peer_payload, ack_seq, snd_una, snd_max, snd_tx, retries;
   logic [31:0] nak_from, nak_got, tx_fail_tries;
+  logic        rx_idle, tx_idle, rx_wait, tx_wait;
 
   wg_link_rx #(
     .RX_BUF_BYTES (RX_BUF_BYTES),
@@ -180,7 +189,9 @@ module wg_link #(
     .rep_seq_o       (rep_seq_o),
     .rep_off_o       (rep_off_o),
     .rep_exp_o       (rep_exp_o),
-    .rep_act_o       (rep_act_o)
+    .rep_act_o       (rep_act_o),
+    .idle_o          (rx_idle),
+    .wait_o          (rx_wait)
   );
 
   wg_link_cmd #(.MEM_TAG_W(MEM_TAG_W)) u_cmd (
@@ -335,11 +346,15 @@ module wg_link #(
     .lerr_off_i      (rep_off_o),
     .lerr_exp_i      (rep_exp_o),
     .lerr_act_i      (rep_act_o),
-    .hello_rec_i     (hello_rec)
+    .hello_rec_i     (hello_rec),
+    .idle_o          (tx_idle),
+    .wait_o          (tx_wait)
   );
 
   assign up_o     = up;
   assign failed_o = failed;
+  assign idle_o   = rx_idle && tx_idle && !cmd_valid_o;
+  assign wait_o   = rx_wait && tx_wait && !cmd_valid_o;
 
   // Elaboration checks: what the host refuses at HELLO (docs/protocol.md section 7.5).
   if (NUM_SIMD * SIMD_WIDTH > 32 || NUM_SIMD < 1) begin : g_bad_lanes

@@ -84,7 +84,13 @@ module wg_link_rx #(
   output logic [31:0]      rep_seq_o,
   output logic [63:0]      rep_off_o,
   output logic [31:0]      rep_exp_o,
-  output logic [31:0]      rep_act_o
+  output logic [31:0]      rep_act_o,
+
+  // Nothing moves at the next edge unless a byte arrives: no byte being parsed or
+  // replayed, no frame being delivered, no report, no NAK outstanding (its timer stopped).
+  // wait_o: the same but for the NAK timer, which may run.
+  output logic             idle_o,
+  output logic             wait_o
 );
 
   localparam int unsigned RP_W = RA_W + 1;               // ring pointers: one wrap bit
@@ -495,6 +501,9 @@ module wg_link_rx #(
   logic [31:0] d;                        // frame sequence number - rcv_nxt
   assign d = h_seq_q - rcv_nxt_q;
 
+  logic nak_run;
+  assign nak_run = nak_active_q && (lst_q == L_UP);
+
   always_comb begin
     lst_d        = lst_q;
     rcv_nxt_d    = rcv_nxt_q;
@@ -503,7 +512,9 @@ module wg_link_rx #(
     nak_from_d   = nak_from_q;
     nak_got_d    = nak_got_q;
     nak_tries_d  = nak_tries_q;
-    nak_tmr_d    = (nak_tmr_q < RTO) ? nak_tmr_q + 1'b1 : nak_tmr_q;
+    // The NAK timer runs only while a NAK is outstanding (it is read only then, and
+    // cleared when one goes out), so an idle engine holds every register.
+    nak_tmr_d    = (nak_run && nak_tmr_q < RTO) ? nak_tmr_q + 1'b1 : nak_tmr_q;
     frep         = 1'b0;
     frep_code    = '0;
     frep_type    = h_type_q;
@@ -847,6 +858,10 @@ module wg_link_rx #(
   assign peer_payload_o = hello_pay;
   assign nak_from_o     = nak_from_q;
   assign nak_got_o      = nak_got_q;
+  assign wait_o         = !pend_q && (p_q == wptr_q) && (d_st_q == D_IDLE) && !dq_valid && !d_pend_q &&
+                          !rep_valid_q && !(tx_fail_i && lst_q == L_UP) &&
+                          !(nak_run && nak_tmr_q >= RTO);
+  assign idle_o         = wait_o && !nak_run;
 
   // Elaboration checks.
   if (RX_BUF_BYTES != (1 << RA_W) || RX_BUF_BYTES < RX_PAYLOAD + wg_link_pkg::HDR_BYTES + wg_link_pkg::CRC_BYTES)

@@ -82,7 +82,13 @@ module wg_link_tx #(
   input  wire logic [31:0]      lerr_act_i,
 
   // HELLO record words from offset 4 (max_payload, window, the build), LSB first.
-  input  wire logic [22*32-1:0] hello_rec_i
+  input  wire logic [22*32-1:0] hello_rec_i,
+
+  // Nothing moves at the next edge unless a record or a report arrives: nothing being
+  // built or sent, nothing due, no frame in flight (the retransmission timer stopped).
+  // wait_o: the same but for the retransmission timer, which may run.
+  output logic                  idle_o,
+  output logic                  wait_o
 );
 
   localparam int unsigned SL_W   = $clog2(TX_FRAMES);
@@ -293,7 +299,11 @@ module wg_link_tx #(
 
   assign ack_d   = ack_seq_i - snd_una_q;
   assign ack_r1  = (ack_d != '0) ? '0 : retries_q;
-  assign timeout = up_i && !failed_i && !fail_q && (snd_tx_q != snd_una_q) && (tmr_q >= RTO);
+  // The timer runs only while it can time out (frames in flight on a working link): it is read
+  // only then and cleared whenever that starts, so an idle engine holds every register.
+  logic tmr_run;
+  assign tmr_run = up_i && !failed_i && !fail_q && (snd_tx_q != snd_una_q);
+  assign timeout = tmr_run && (tmr_q >= RTO);
 
   // What the sender starts next, when idle.
   always_comb begin
@@ -315,7 +325,7 @@ module wg_link_tx #(
     snd_max_d    = snd_max_q;
     snd_nxt_d    = close ? snd_nxt_q + 32'd1 : snd_nxt_q;
     retries_d    = retries_q;
-    tmr_d        = (tmr_q < RTO) ? tmr_q + 1'b1 : tmr_q;
+    tmr_d        = (tmr_run && tmr_q < RTO) ? tmr_q + 1'b1 : tmr_q;
     fail_d       = fail_q;
     fail_tries_d = fail_tries_q;
     hello_due_d  = hello_due_q;
@@ -564,6 +574,8 @@ module wg_link_tx #(
   assign retries_o       = 32'(retries_q);
   assign tx_fail_o       = fail_q;
   assign tx_fail_tries_o = 32'(fail_tries_q);
+  assign wait_o          = (sst_q == S_IDLE) && !have && (bst_q == B_IDLE) && !rec_full_q && !open_q && !timeout;
+  assign idle_o          = wait_o && !tmr_run;
 
   // Elaboration checks.
   if (TX_FRAMES < 2 || TX_FRAMES != (1 << SL_W)) begin : g_bad_frames

@@ -5,6 +5,8 @@
 //      │              │   └─> wg_simt_stack │──> wg_lsu ──> memory port     │
 //      └── resume ────┘       wg_barrier    └───────────────────────────────┘
 //   wg_cta_ctrl (launch, completion), wg_sreg (S2R)
+//   wg_sfu: shared by the execution pipelines (MUFU, FDIV, FSQRT, IDIV, IREM);
+//   its results use the load write-back path when the LSU leaves it free
 //
 // Warp slot w belongs to scheduler w mod NUM_SIMD. The SM id is a port so
 // that the SMs of a GPU share one Verilated model (DESIGN.md section 11).
@@ -24,6 +26,8 @@ module wg_sm #(
   parameter int unsigned CMEM_BYTES  = 4096,
   parameter int unsigned STACK_DEPTH = 64,
   parameter bit          HAS_FP      = 1'b1,
+  parameter bit          HAS_SFU     = 1'b1,    // special-function unit (docs/sfu.md)
+  parameter int unsigned SFU_LANES   = 4,
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
@@ -229,9 +233,14 @@ module wg_sm #(
   logic [5:0]                   lwb_reg;
   logic [31:0]                  lwb_mask;
   logic [1023:0]                lwb_data;
-  logic [NUM_SIMD+1-1:0]        rt_valid, rt_ready;
-  logic [(NUM_SIMD+1)*RM_W-1:0] rt_meta;
-  logic [(NUM_SIMD+1)*1024-1:0] rt_data;
+  logic [NUM_SIMD+2-1:0]        rt_valid, rt_ready;   // exec pipes, LSU, SFU
+  logic [(NUM_SIMD+2)*RM_W-1:0] rt_meta;
+  logic [(NUM_SIMD+2)*1024-1:0] rt_data;
+  logic [NUM_SIMD-1:0]          sfu_valid, sfu_ready, sfu_wb_valid, sfu_wb_ready, lsu_lwb_v;
+  logic [WARP_W-1:0]            lsu_lwb_warp, sfu_wb_warp;
+  logic [5:0]                   lsu_lwb_reg, sfu_wb_reg;
+  logic [31:0]                  lsu_lwb_mask, sfu_wb_mask;
+  logic [1023:0]                lsu_lwb_data, sfu_wb_data;
   logic [NUM_SIMD*32-1:0]       bank_conf, wr_conf;
 
   logic sched_halt;
@@ -241,7 +250,8 @@ module wg_sm #(
     .NUM_WARPS  (NUM_WARPS),
     .NUM_SIMD   (NUM_SIMD),
     .IMEM_DEPTH (IMEM_DEPTH),
-    .HAS_FP     (HAS_FP)
+    .HAS_FP     (HAS_FP),
+    .HAS_SFU    (HAS_SFU)
   ) u_fetch (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -379,6 +389,8 @@ module wg_sm #(
       .lsu_exec_o      (lsu_exec[k*32 +: 32]),
       .lsu_seq_o       (lsu_seq[k*16 +: 16]),
       .lsu_rows_o      (lsu_rows[k*3072 +: 3072]),
+      .sfu_valid_o     (sfu_valid[k]),
+      .sfu_ready_i     (sfu_ready[k]),
       .lwb_valid_i     (lwb_valid[k]),
       .lwb_ready_o     (lwb_ready[k]),
       .lwb_warp_i      (lwb_warp),
@@ -535,8 +547,62 @@ module wg_sm #(
     .rd_row_o   (sr_row)
   );
 
-  logic [NUM_SIMD-1:0] lwb_v;
-  assign lwb_valid = lwb_v;
+  // Register write-back beats: the LSU's, else the SFU's.
+  logic lsu_lwb_any;
+  assign lsu_lwb_any  = |lsu_lwb_v;
+  assign lwb_valid    = lsu_lwb_any ? lsu_lwb_v : sfu_wb_valid;
+  assign lwb_warp     = lsu_lwb_any ? lsu_lwb_warp : sfu_wb_warp;
+  assign lwb_reg      = lsu_lwb_any ? lsu_lwb_reg : sfu_wb_reg;
+  assign lwb_mask     = lsu_lwb_any ? lsu_lwb_mask : sfu_wb_mask;
+  assign lwb_data     = lsu_lwb_any ? lsu_lwb_data : sfu_wb_data;
+  assign sfu_wb_ready = lsu_lwb_any ? '0 : lwb_ready;
+
+  if (HAS_SFU) begin : g_sfu
+    logic [SFU_LANES-1:0] sfu_busy_unused;
+    logic                 sfu_idle_unused;
+    wg_sfu #(
+      .NUM_WARPS (NUM_WARPS),
+      .NUM_SIMD  (NUM_SIMD),
+      .SFU_LANES (SFU_LANES)
+    ) u_sfu (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .lane_en_i   ('1),  // power gating of the SFU lanes: not driven yet
+      .in_valid_i  (sfu_valid),
+      .in_ready_o  (sfu_ready),
+      .in_warp_i   (lsu_warp),
+      .in_uop_i    (lsu_uop),
+      .in_active_i (lsu_active),
+      .in_exec_i   (lsu_exec),
+      .in_seq_i    (lsu_seq),
+      .in_rows_i   (lsu_rows),
+      .wb_valid_o  (sfu_wb_valid),
+      .wb_ready_i  (sfu_wb_ready),
+      .wb_warp_o   (sfu_wb_warp),
+      .wb_reg_o    (sfu_wb_reg),
+      .wb_mask_o   (sfu_wb_mask),
+      .wb_data_o   (sfu_wb_data),
+      .ret_valid_o (rt_valid[NUM_SIMD+1]),
+      .ret_ready_i (rt_ready[NUM_SIMD+1]),
+      .ret_meta_o  (rt_meta[(NUM_SIMD+1)*RM_W +: RM_W]),
+      .ret_data_o  (rt_data[(NUM_SIMD+1)*1024 +: 1024]),
+      .lane_busy_o (sfu_busy_unused),
+      .idle_o      (sfu_idle_unused)
+    );
+  end else begin : g_no_sfu
+    // SFU instructions are illegal (wg_decode): nothing is dispatched here.
+    logic unused_sfu;
+    assign unused_sfu   = ^{sfu_valid, sfu_wb_ready};
+    assign sfu_ready    = '0;
+    assign sfu_wb_valid = '0;
+    assign sfu_wb_warp  = '0;
+    assign sfu_wb_reg   = '0;
+    assign sfu_wb_mask  = '0;
+    assign sfu_wb_data  = '0;
+    assign rt_valid[NUM_SIMD+1] = 1'b0;
+    assign rt_meta[(NUM_SIMD+1)*RM_W +: RM_W] = '0;
+    assign rt_data[(NUM_SIMD+1)*1024 +: 1024] = '0;
+  end
 
   wg_lsu #(
     .NUM_WARPS  (NUM_WARPS),
@@ -600,12 +666,12 @@ module wg_sm #(
     .mrsp_ready_o    (mrsp_ready_o),
     .mrsp_tag_i      (mrsp_tag_i),
     .mrsp_rdata_i    (mrsp_rdata_i),
-    .lwb_valid_o     (lwb_v),
+    .lwb_valid_o     (lsu_lwb_v),
     .lwb_ready_i     (lwb_ready),
-    .lwb_warp_o      (lwb_warp),
-    .lwb_reg_o       (lwb_reg),
-    .lwb_mask_o      (lwb_mask),
-    .lwb_data_o      (lwb_data),
+    .lwb_warp_o      (lsu_lwb_warp),
+    .lwb_reg_o       (lsu_lwb_reg),
+    .lwb_mask_o      (lsu_lwb_mask),
+    .lwb_data_o      (lsu_lwb_data),
     .ret_valid_o     (rt_valid[NUM_SIMD]),
     .ret_ready_i     (rt_ready[NUM_SIMD]),
     .ret_meta_o      (rt_meta[NUM_SIMD*RM_W +: RM_W]),
@@ -627,7 +693,7 @@ module wg_sm #(
   logic [RM_W-1:0] rmeta;
   logic [1023:0]   rdata;
 
-  wg_retire #(.N(NUM_SIMD + 1)) u_retire (
+  wg_retire #(.N(NUM_SIMD + 2)) u_retire (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .in_valid_i  (rt_valid),

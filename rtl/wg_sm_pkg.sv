@@ -14,6 +14,7 @@ package wg_sm_pkg;
   localparam logic [1:0] UNIT_SIMD = 2'd0;  // wg_simd_unit (ALU, FP, S2R as MOV)
   localparam logic [1:0] UNIT_LSU  = 2'd1;  // wg_lsu (loads, stores, atomics)
   localparam logic [1:0] UNIT_CTRL = 2'd2;  // no datapath (NOP, BRA, EXIT, BAR, MEMBAR, PLOP)
+  localparam logic [1:0] UNIT_SFU  = 2'd3;  // wg_sfu (MUFU, FDIV, FSQRT, IDIV, IREM)
 
   // Requests to the SIMT stack (wg_simt_stack).
   localparam logic [1:0] SIMT_ADV  = 2'd0;  // pc + 1, then the reconvergence pop check

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # make board-test (docs/board.md): the board target gives what the gpu target gives.
 #  1. every kernel program at --size small on --target gpu and on --target board (the
-#     board process started by the target): the JSON statistics must be identical, except
-#     the figures that measure the host or the link (seconds, rates, link cycles, the
-#     link's own counters);
+#     board process started by the target, with its default link: the RTL link engine in
+#     the Verilated board core): the JSON statistics must be identical, except the figures
+#     that measure the host or the link (seconds, rates, link cycles, the link's own
+#     counters);
 #  2. one program again over a slow link with small frames (link_delay_us, batch,
-#     max_payload): the same figures, and more frames than in run 1;
-#  3. one program against a board started by hand on a socket path (--socket), which exits
+#     max_payload) whose bytes stall at random on the board (link_idle: the engine's byte
+#     input and output idle in a share of link cycles): the same figures, and more frames
+#     than in run 1;
+#  3. one program on the C link (board_link=c): the same figures;
+#  4. one program against a board started by hand on a socket path (--socket), which exits
 #     cleanly when the program closes the connection;
-#  4. the board program's command line: --help, bad arguments, a bad socket path.
+#  5. one program against a hand-started board that damages bytes on the wire both ways
+#     (--corrupt-rx, --corrupt-tx): the engine's and the host's CRC checks catch them, NAKs
+#     and retransmission repair them, and the figures are the same;
+#  6. the board program's command line: --help, bad arguments, a bad socket path.
 set -u
 build=${1:-build}
 board=$build/warpgate-board
 slow_kernel=${BOARD_TEST_SLOW:-reduce}
 hand_kernel=${BOARD_TEST_HAND:-vecadd}
+c_kernel=${BOARD_TEST_C:-saxpy}
+bad_kernel=${BOARD_TEST_CORRUPT:-matmul}
 pass=0; fail=0
 tmp=$(mktemp -d)
 hand_pid=
@@ -106,6 +115,7 @@ done
 k=$build/kernels/$slow_kernel
 if [ -f "$tmp/$slow_kernel.gpu.json" ] && run "$slow_kernel on a slow board link" "$tmp/slow.log" "$k" \
 	--target board --size small --option link_delay_us=200 --option batch=3 --option max_payload=1024 \
+	--option link_idle=300,300 \
 	--json "$tmp/slow.json"; then
 	same "$slow_kernel over a slow link" "$tmp/$slow_kernel.gpu.json" "$tmp/slow.json"
 	f1=$(link "$tmp/$slow_kernel.board.json" tx_frames) f2=$(link "$tmp/slow.json" tx_frames)
@@ -114,28 +124,68 @@ if [ -f "$tmp/$slow_kernel.gpu.json" ] && run "$slow_kernel on a slow board link
 	[ "$r" = 0 ] && ok || echo "board-test: note: $r frames retransmitted on the slow link"
 fi
 
-# 3. a board started by hand on a socket path
-sock=$tmp/board.sock
-k=$build/kernels/$hand_kernel
-"$board" --socket "$sock" >"$tmp/hand.log" 2>&1 &
-hand_pid=$!
-for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.1; done
-if [ -S "$sock" ] && [ -f "$tmp/$hand_kernel.gpu.json" ] && run "$hand_kernel on a board at $sock" \
-	"$tmp/hand.run.log" "$k" --target board --size small --option socket="$sock" --json "$tmp/hand.json"; then
-	same "$hand_kernel on a hand-started board" "$tmp/$hand_kernel.gpu.json" "$tmp/hand.json"
-	if wait "$hand_pid"; then ok; else bad "the hand-started board exited with status $?"; cat "$tmp/hand.log"; fi
-	[ ! -e "$sock" ] && ok || bad "the board left its socket file $sock behind"
-else
-	bad "no board listening on $sock"; cat "$tmp/hand.log"
+# 3. the C link
+k=$build/kernels/$c_kernel
+if [ -f "$tmp/$c_kernel.gpu.json" ] && run "$c_kernel on the C link" "$tmp/clink.log" "$k" --target board \
+	--size small --option board_link=c --json "$tmp/clink.json"; then
+	same "$c_kernel on the C link" "$tmp/$c_kernel.gpu.json" "$tmp/clink.json"
 fi
-hand_pid=
 
-# 4. the command line
+# hand_board NAME KERNEL BOARD-OPTIONS... -- KERNEL-OPTIONS...: a board started by hand on a socket
+# path, the program run against it; the same figures as on the gpu target, the board exits with
+# status 0 and leaves no socket file behind. The board's output in $tmp/NAME.board.log.
+hand_board() {
+	local name=$1 kern=$2 sock=$tmp/$1.sock bopts=() kopts=(); shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do bopts+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	kopts=("$@")
+	"$board" --socket "$sock" "${bopts[@]}" >"$tmp/$name.board.log" 2>&1 &
+	hand_pid=$!
+	for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.1; done
+	if [ -S "$sock" ] && [ -f "$tmp/$kern.gpu.json" ] && run "$kern on a board at $sock ($name)" \
+		"$tmp/$name.run.log" "$build/kernels/$kern" --target board --size small --option socket="$sock" \
+		"${kopts[@]}" --json "$tmp/$name.json"; then
+		same "$kern on a hand-started board ($name)" "$tmp/$kern.gpu.json" "$tmp/$name.json"
+		if wait "$hand_pid"; then ok; else bad "the hand-started board ($name) exited with status $?"
+			cat "$tmp/$name.board.log"; fi
+		[ ! -e "$sock" ] && ok || bad "the board left its socket file $sock behind"
+	else
+		bad "no board listening on $sock ($name)"; cat "$tmp/$name.board.log"
+		kill "$hand_pid" 2>/dev/null
+	fi
+	hand_pid=
+}
+
+# 4. a board started by hand on a socket path
+hand_board hand "$hand_kernel"
+
+# 5. bytes damaged on the wire, both ways, through the RTL engine: a byte of a command frame
+#    (the engine's CRC check, its LERR to the host, the host's retransmission) and of an event
+#    frame (the host's CRC check and NAK, the engine's go-back-N), early and late in the run
+hand_board corrupt "$bad_kernel" --corrupt-rx 700,60000 --corrupt-tx 300,20000 --rto-ms 100 -v -- \
+	--option rto_ms=100
+if [ -f "$tmp/corrupt.json" ]; then
+	# each damaged byte is one error or more (CRC, or HCHK / SYNC where it hit a header)
+	for key in errors board_errors; do
+		v=$(link "$tmp/corrupt.json" $key)
+		[ "$v" -ge 2 ] && ok || bad "corrupted bytes: the link statistics show $key = $v, not 2 or more"
+	done
+	v=$(link "$tmp/corrupt.json" tx_retransmitted)
+	[ "$v" -ge 1 ] && ok || bad "corrupted bytes: no command frame retransmitted"
+	grep -q "link engine: .*reports: .*[a-z] [1-9]" "$tmp/corrupt.board.log" && ok ||
+		{ bad "corrupted bytes: the board's -v line counts no errors"; cat "$tmp/corrupt.board.log"; }
+fi
+
+# 6. the command line
 "$board" --help >"$tmp/help" 2>&1 && grep -q -- "--socket PATH" "$tmp/help" && ok || bad "warpgate-board --help"
 "$board" >"$tmp/e1" 2>&1; [ $? = 2 ] && grep -q "exactly one of --socket PATH and --fd N" "$tmp/e1" && ok ||
 	bad "warpgate-board without --socket or --fd: $(cat "$tmp/e1")"
 "$board" --fd 0 --window 0 >"$tmp/e2" 2>&1; [ $? = 2 ] && grep -q "window: bad value '0'" "$tmp/e2" && ok ||
 	bad "warpgate-board --window 0: $(cat "$tmp/e2")"
+"$board" --fd 0 --link verilog >"$tmp/e4" 2>&1; [ $? = 2 ] && grep -q "link: bad value 'verilog' (rtl or c)" "$tmp/e4" &&
+	ok || bad "warpgate-board --link verilog: $(cat "$tmp/e4")"
+"$board" --fd 0 --link c --corrupt-rx 5 >"$tmp/e5" 2>&1; [ $? = 2 ] && grep -q "need --link rtl" "$tmp/e5" &&
+	ok || bad "warpgate-board --link c --corrupt-rx 5: $(cat "$tmp/e5")"
 "$board" --socket /nonexistent-dir/b.sock >"$tmp/e3" 2>&1; [ $? = 1 ] &&
 	grep -q "cannot listen on /nonexistent-dir/b.sock" "$tmp/e3" && ok || bad "bad socket path: $(cat "$tmp/e3")"
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 PKGS=(
-	build-essential pkg-config python3
+	build-essential pkg-config python3 clang
 	verilator yosys nextpnr-ice40 fpga-icestorm openocd
 	libusb-1.0-0-dev libcmocka-dev
 	sdcc sdcc-ucsim

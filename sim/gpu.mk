@@ -28,7 +28,7 @@ gpu-lib: $(GPU_LIB)
 # Vwg_gpu_hier.mk runs the SM block's Verilation twice at once (a rule with two targets), and the
 # two runs race on the same output files. Verilation here is serial (no jobserver inherited),
 # only the C++ compile is parallel.
-$(GPU_OBJ)/Vwg_gpu__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \

@@ -73,6 +73,13 @@ $(eval $(call rtl_test,test_ram_word,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/te
 $(eval $(call rtl_test,test_isa_pkg,tb_isa_pkg,tests/rtl/tb_isa_pkg.sv,tests/rtl/test_isa_pkg.cpp,,\
 	$(RTL_DIR)/isa.o))
 
+# Power-gating accounting (docs/power-gating.md section 4): the GTX480 SM's 32 lanes and 1024
+# bins; 8 lanes and 256 bins (an FPGA size).
+$(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
+	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=16 -GHIST_BINS=1024 -CFLAGS "-DPG_LANES=16 -DPG_BINS=1024"))
+$(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
+	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=8 -GHIST_BINS=256 -CFLAGS "-DPG_LANES=8 -DPG_BINS=256"))
+
 # Register file: the GTX480 size; a scaled FPGA size (4 warps, 4 lanes per row: 8 parts);
 # dual-ported banks (WR_BLOCKS_RD=0) with 2 banks and 8 lanes per row (4 parts).
 RTL_RF_SRCS := rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv
@@ -131,6 +138,8 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
 	@echo "rtl: lint clean at all parameter sets"

@@ -18,7 +18,8 @@ SM_OBJ    := $(SM_DIR)/obj
 SM_LIB    := $(SM_DIR)/libwgsim.a
 SM_VLT    := $(wildcard rtl/*.vlt)
 SM_RTL     = $(shell scripts/rtl-deps.py wg_sm)
-SM_RTL_ALL := $(wildcard rtl/*.sv)
+# Only the SM's own files: a new block elsewhere in rtl/ does not rebuild the SM models.
+SM_RTL_ALL := $(shell scripts/rtl-deps.py wg_sm)
 SM_NUM_WARPS ?= 48
 SM_SIMD_WIDTH ?= 16
 SM_NUM_REGS ?= 32768

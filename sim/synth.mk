@@ -22,7 +22,7 @@ SYNTH_TECH ?= xc7 ice40
 # (32 lanes) wide whatever SIMD_WIDTH is: they are most of the logic.
 SYNTH_PARAMS := -set NUM_WARPS 4 -set SIMD_WIDTH 4 -set NUM_SIMD 2 -set NUM_REGS 1024 -set RF_BANKS 4 \
                 -set NUM_CTAS 2 -set DMEM_BYTES 2048 -set L1_SETS 2 -set L1_MSHRS 2 -set IMEM_DEPTH 256 \
-                -set CMEM_BYTES 256 -set STACK_DEPTH 16 -set MEM_TAG_W 8 -set RETIRE_EN 0
+                -set CMEM_BYTES 256 -set STACK_DEPTH 16 -set MEM_TAG_W 8 -set RETIRE_EN 0 -set HAS_SFU 0
 
 synth_cmd_xc7   = synth_xilinx -family xc7 -top wg_sm
 synth_cmd_ice40 = synth_ice40 -top wg_sm

@@ -49,6 +49,24 @@
 #ifndef WGGPU_RETIRE_EN
 #define WGGPU_RETIRE_EN 1
 #endif
+#ifndef WGGPU_RF_BANKS
+#define WGGPU_RF_BANKS 16
+#endif
+#ifndef WGGPU_DMEM_BYTES
+#define WGGPU_DMEM_BYTES 65536
+#endif
+#ifndef WGGPU_L1_SETS
+#define WGGPU_L1_SETS 64
+#endif
+#ifndef WGGPU_L1_MSHRS
+#define WGGPU_L1_MSHRS 8
+#endif
+#ifndef WGGPU_STACK_DEPTH
+#define WGGPU_STACK_DEPTH 64
+#endif
+#ifndef WGGPU_HAS_FP
+#define WGGPU_HAS_FP 1
+#endif
 
 namespace {
 constexpr int kEinval = -1; // WG_EINVAL
@@ -286,6 +304,12 @@ void wggpu_info(const struct wggpu *g, struct wggpu_info *info)
 	info->rsp_depth = 1u << WGGPU_MEM_TAG_W;
 	info->launch_depth = WGGPU_NUM_CTAS;
 	info->retire_en = WGGPU_RETIRE_EN;
+	info->rf_banks = WGGPU_RF_BANKS;
+	info->dmem_bytes = WGGPU_DMEM_BYTES;
+	info->l1_sets = WGGPU_L1_SETS;
+	info->l1_mshrs = WGGPU_L1_MSHRS;
+	info->stack_depth = WGGPU_STACK_DEPTH;
+	info->has_fp = WGGPU_HAS_FP;
 }
 
 int wggpu_push(struct wggpu *g, const struct wggpu_cmd *c)

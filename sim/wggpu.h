@@ -79,9 +79,11 @@ struct wggpu_ev {
 	uint8_t err;
 };
 
+/* The build's parameters (wg_gpu's, docs/gpu.md section 1): what a HELLO announces. */
 struct wggpu_info {
 	uint32_t num_sms, num_warps, simd_width, num_simd, num_regs, num_ctas;
 	uint32_t imem_depth, cmem_bytes, mem_tag_bits, rsp_depth, launch_depth, retire_en;
+	uint32_t rf_banks, dmem_bytes, l1_sets, l1_mshrs, stack_depth, has_fp;
 };
 
 /* Link-delay emulation for tests: each link cycle the command side idles with

@@ -2,6 +2,7 @@
  * warpgate: the command-line front end of libwarpgate.
  *   warpgate asm IN.s -o OUT.wgk
  *   warpgate disasm IN.wgk [-o OUT.s]
+ *   warpgate ptx IN.ptx [-o OUT.s | --wgk OUT.wgk]
  *   warpgate run KERNEL_FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg V]... ...
  *   warpgate config [--config FILE]
  *   warpgate targets | version | help
@@ -18,6 +19,7 @@
 #include "device.h"
 #include "disasm.h"
 #include "image.h"
+#include "ptx.h"
 #include "target.h"
 #include "warpgate.h"
 
@@ -121,6 +123,70 @@ static int cmd_disasm(int argc, char **argv)
 	wg_image_free(&img);
 	if (rc)
 		fprintf(stderr, "%s disasm: %s\n", prog, wg_strerror(rc));
+	return rc ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ ptx */
+
+static void ptx_help(void)
+{
+	puts("usage: warpgate ptx IN.ptx [-o OUT.s] [--wgk OUT.wgk]\n"
+	     "\n"
+	     "Translate PTX (as nvcc -ptx writes it; the subset of docs/ptx.md) into warpgate\n"
+	     "assembly, with '; ptx N' comments giving the PTX line of each instruction.\n"
+	     "The assembly is also assembled, so every error is reported here.\n"
+	     "\n"
+	     "  -o, --output FILE   the assembly to write (default: standard output)\n"
+	     "  -w, --wgk FILE      also write the kernel image\n"
+	     "  -h, --help          this text");
+}
+
+static int cmd_ptx(int argc, char **argv)
+{
+	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
+					       { "wgk", required_argument, NULL, 'w' },
+					       { "help", no_argument, NULL, 'h' },
+					       { 0 } };
+	const char *out = NULL, *wgk = NULL;
+	struct wg_image img = { 0 };
+	char *text = NULL;
+	FILE *f = stdout;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'w': wgk = optarg; break;
+		case 'h': ptx_help(); return 0;
+		default: die_usage("ptx", "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		die_usage("ptx", "expected exactly one input file");
+	rc = wg_ptx_translate_file(argv[optind], &text, &img, stderr);
+	if (rc) {
+		if (rc == WG_ENOENT)
+			fprintf(stderr, "%s ptx: cannot read %s\n", prog, argv[optind]);
+		return 1;
+	}
+	if (out && strcmp(out, "-") && !(f = fopen(out, "w"))) {
+		fprintf(stderr, "%s ptx: cannot write %s: %s\n", prog, out, strerror(errno));
+		rc = 1;
+		goto done;
+	}
+	if (fputs(text, f) == EOF)
+		rc = 1;
+	if (f != stdout && fclose(f))
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "%s ptx: cannot write %s\n", prog, out ? out : "standard output");
+	if (!rc && wgk && wg_image_write(&img, wgk)) {
+		fprintf(stderr, "%s ptx: cannot write %s\n", prog, wgk);
+		rc = 1;
+	}
+done:
+	free(text);
+	wg_image_free(&img);
 	return rc ? 1 : 0;
 }
 
@@ -551,6 +617,7 @@ static void main_help(void)
 	     "commands:\n"
 	     "  asm       assemble a .s file into a .wgk kernel image\n"
 	     "  disasm    print a .wgk kernel image as assembly\n"
+	     "  ptx       translate PTX (nvcc -ptx) into warpgate assembly\n"
 	     "  run       run a kernel on a target and report statistics\n"
 	     "  config    print the effective GPU configuration\n"
 	     "  targets   list the targets of this build\n"
@@ -573,6 +640,8 @@ int main(int argc, char **argv)
 		return cmd_asm(argc, argv);
 	if (!strcmp(cmd, "disasm"))
 		return cmd_disasm(argc, argv);
+	if (!strcmp(cmd, "ptx"))
+		return cmd_ptx(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "config"))

@@ -56,7 +56,7 @@ int wg_free(struct wg_device *dev, uint64_t dptr);
 int wg_memcpy_htod(struct wg_device *dev, uint64_t dst, const void *src, size_t bytes);
 int wg_memcpy_dtoh(struct wg_device *dev, void *dst, uint64_t src, size_t bytes);
 int wg_memset(struct wg_device *dev, uint64_t dst, int value, size_t bytes);
-int wg_module_load(struct wg_device *dev, struct wg_module **mod, const char *path); /* .s or .wgk */
+int wg_module_load(struct wg_device *dev, struct wg_module **mod, const char *path); /* .s, .ptx (or PTX text: docs/ptx.md) or .wgk */
 int wg_module_unload(struct wg_device *dev, struct wg_module *mod);
 int wg_launch(struct wg_device *dev, struct wg_module *mod, const char *kernel, wg_dim3 grid, wg_dim3 block,
               const void *params, size_t params_bytes, uint32_t dynamic_shared_bytes);

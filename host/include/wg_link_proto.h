@@ -278,7 +278,7 @@
 #define WGL_ERROR_ERR 1u /* u8, 0..15; bytes 2..3 reserved */
 #define WGL_ERROR_SIZE 12u
 
-/* TRACE: 32-bit words (layout reserved, docs/protocol.md section 8). */
+/* TRACE: 32-bit words, blocks of docs/protocol.md section 9 (decoded by host/src/pgtrace.c). */
 #define WGL_TRACE_WORD 4u
 
 #define WGL_REC_MAX WGL_MREQ_SIZE /* the largest record */

@@ -11,6 +11,7 @@
 #include "cache_str.h"
 #include "dispatch.h"
 #include "dram_timing.h"
+#include "energy.h"
 #include "warpgate.h"
 
 enum key_type { KT_U32, KT_U64, KT_STR, KT_F64 };
@@ -60,6 +61,12 @@ static const struct key_desc keys[] = {
 	U32("bet_cycles", bet_cycles, 1, 100000, "power-gating break-even time"),
 	U32("wakeup_cycles", wakeup_cycles, 0, 100000, "power-gating wake-up latency"),
 	U32("idle_detect_cycles", idle_detect_cycles, 0, 100000, "idle cycles before a lane is gated"),
+	F64("pg_lane_leak_mw", pg_lane_leak_mw, 0.0, 1e6, "leakage power of one powered lane, mW"),
+	F64("pg_sleep_leak_pct", pg_sleep_leak_pct, 0.0, 100.0, "leakage left while a lane sleeps, %"),
+	STR("pg_bet_mode", pg_bet_mode, "BET: given (bet_cycles) or circuit (from pg_switch_pj, pg_recharge_pj)"),
+	F64("pg_switch_pj", pg_switch_pj, 0.0, 1e9, "sleep-transistor switching energy per gating event, pJ"),
+	F64("pg_recharge_pj", pg_recharge_pj, 0.0, 1e9, "virtual-rail recharge energy per wake-up, pJ"),
+	STR("pg_dyn_pj", pg_dyn_pj, "dynamic energy per thread operation, class=pJ list"),
 	STR("cta_policy", cta_policy, "CTA dispatch: rr, consolidate or congestion"),
 	F64("cta_alpha", cta_alpha, 0.0, 1000.0, "congestion metric: weight of the stall rate"),
 	F64("cta_beta", cta_beta, 0.0, 1000.0, "congestion metric: weight of 1 / ALU utilisation"),
@@ -103,6 +110,10 @@ void wg_config_default(struct wg_config *c)
 	c->bet_cycles = 100;
 	c->wakeup_cycles = 3;
 	c->idle_detect_cycles = 5;
+	c->pg_lane_leak_mw = 2.0;
+	c->pg_sleep_leak_pct = 5.0;
+	strcpy(c->pg_bet_mode, "given");
+	strcpy(c->pg_dyn_pj, "int=1.0,imul=2.5,fp=2.0,sfu=8.0");
 	strcpy(c->cta_policy, "rr");
 	c->cta_alpha = 0.5;
 	c->cta_beta = 1.0;
@@ -143,6 +154,19 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 
 			if (wg_dram_timing_parse(&t, value, msg, sizeof(msg))) {
 				snprintf(err, errlen, "dram_timing: %s", msg);
+				return WG_ECONFIG;
+			}
+		}
+		if (!strcmp(key, "pg_bet_mode") && strcmp(value, "given") && strcmp(value, "circuit")) {
+			snprintf(err, errlen, "value of 'pg_bet_mode' is '%s', expected given or circuit", value);
+			return WG_ECONFIG;
+		}
+		if (!strcmp(key, "pg_dyn_pj")) {
+			double dyn[WG_CLASS_COUNT];
+			char msg[200];
+
+			if (wg_energy_parse_dyn(value, dyn, msg, sizeof(msg))) {
+				snprintf(err, errlen, "pg_dyn_pj: %s", msg);
 				return WG_ECONFIG;
 			}
 		}

@@ -47,6 +47,13 @@ struct wg_config {
 	uint32_t bet_cycles;           /* bet_cycles */
 	uint32_t wakeup_cycles;        /* wakeup_cycles */
 	uint32_t idle_detect_cycles;   /* idle_detect_cycles */
+	/* energy model (docs/power-gating.md section 6.2) */
+	double pg_lane_leak_mw;        /* pg_lane_leak_mw: leakage of one powered lane */
+	double pg_sleep_leak_pct;      /* pg_sleep_leak_pct: leakage left asleep, % */
+	char pg_bet_mode[WG_CFG_STR];  /* pg_bet_mode: given (bet_cycles) or circuit */
+	double pg_switch_pj;           /* pg_switch_pj: sleep-transistor switching per event */
+	double pg_recharge_pj;         /* pg_recharge_pj: virtual-rail recharge per wake-up */
+	char pg_dyn_pj[WG_CFG_STR];    /* pg_dyn_pj: class=pJ list, per thread operation */
 	/* CTA dispatch (docs/dispatch.md) */
 	char cta_policy[WG_CFG_STR];   /* cta_policy: rr, consolidate or congestion */
 	double cta_alpha;              /* cta_alpha: weight of the stall rate */

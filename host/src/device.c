@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "asm.h"
+#include "ptx.h"
 #include "config.h"
 #include "device.h"
 #include "gmem.h"
@@ -14,6 +15,7 @@
 #include "launch.h"
 #include "log.h"
 #include "retire.h"
+#include "dispatch.h"
 #include "stats.h"
 #include "target.h"
 #include "warpgate.h"
@@ -33,6 +35,8 @@ struct launch_rec {
 	char kernel[WG_NAME_MAX];
 	wg_dim3 grid, block;
 	uint32_t dyn_shared;
+	uint32_t regs, shared_bytes, local_bytes; /* of the kernel image; shared: static + dynamic */
+	struct wg_occupancy occ;                  /* one SM's occupancy under the device's configuration */
 	int status;
 	struct wg_stats stats;
 };
@@ -271,6 +275,20 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* PTX by content: a .version directive first (docs/ptx.md). */
+static int is_ptx_file(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return wg_ptx_sniff(buf, n);
+}
+
 int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *path)
 {
 	struct wg_module *mod;
@@ -285,7 +303,8 @@ int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *p
 	snprintf(mod->path, sizeof(mod->path), "%s", path);
 	if (ends_with(path, ".wgk")) {
 		rc = wg_image_read(&mod->img, path, dev->last_error, sizeof(dev->last_error));
-	} else if (ends_with(path, ".s")) {
+	} else if (ends_with(path, ".s") || ends_with(path, ".ptx") || is_ptx_file(path)) {
+		int ptx = ends_with(path, ".ptx") || is_ptx_file(path);
 		char *diag = NULL;
 		size_t diaglen = 0;
 		FILE *mf = open_memstream(&diag, &diaglen);
@@ -294,19 +313,20 @@ int wg_module_load(struct wg_device *dev, struct wg_module **modp, const char *p
 			rc = WG_ENOMEM;
 			goto err_free;
 		}
-		rc = wg_asm_file(&mod->img, path, mf);
+		if (ptx)
+			rc = wg_ptx_translate_file(path, NULL, &mod->img, mf);
+		else
+			rc = wg_asm_file(&mod->img, path, mf);
 		fclose(mf);
 		if (diaglen && diag[diaglen - 1] == '\n')
 			diag[diaglen - 1] = '\0';
 		if (rc)
-			fail(dev, rc, "%s", diag ? diag : path);
+			fail(dev, rc, "%s", diag && diag[0] ? diag : path);
 		else if (diaglen)
 			wg_warn("%s", diag);
 		free(diag);
-	} else if (ends_with(path, ".ptx")) {
-		rc = fail(dev, WG_ENOTSUP, "%s: PTX input is not supported yet", path);
 	} else {
-		rc = fail(dev, WG_EINVAL, "%s: unknown module type, expected .s or .wgk", path);
+		rc = fail(dev, WG_EINVAL, "%s: unknown module type, expected .s, .ptx (or PTX text) or .wgk", path);
 	}
 	if (rc)
 		goto err_free;
@@ -401,6 +421,17 @@ static int record_launch(struct wg_device *dev, const struct wg_launch *l, int s
 	r->grid = l->grid;
 	r->block = l->block;
 	r->dyn_shared = l->dyn_shared;
+	r->regs = l->kernel->regs;
+	r->shared_bytes = l->kernel->shared_bytes + l->dyn_shared;
+	r->local_bytes = l->kernel->local_bytes;
+	{
+		struct wg_dispatch_kernel dk = { l->threads_per_cta, l->kernel->regs, r->shared_bytes };
+		char err[256];
+
+		/* A launch that passed check_launch fits; on failure occ.ctas is 0. */
+		if (wg_dispatch_occupancy(&dev->cfg, &dk, &r->occ, err, sizeof(err)))
+			r->occ.ctas = 0;
+	}
 	r->status = status;
 	r->stats = *st;
 	wg_stats_add(&dev->totals, st);
@@ -562,6 +593,12 @@ int wg_stats_json(struct wg_device *dev, FILE *out)
 		dim3_json(&j, "grid", r->grid);
 		dim3_json(&j, "block", r->block);
 		wg_json_u64(&j, "dynamic_shared_bytes", r->dyn_shared);
+		wg_json_u64(&j, "regs", r->regs);
+		wg_json_u64(&j, "shared_bytes", r->shared_bytes);
+		wg_json_u64(&j, "local_bytes", r->local_bytes);
+		wg_json_u64(&j, "ctas_per_sm", r->occ.ctas);
+		wg_json_u64(&j, "warps_per_sm", (uint64_t)r->occ.ctas * r->occ.warps_per_cta);
+		wg_json_str(&j, "occupancy_limit", r->occ.ctas ? wg_dispatch_limit_name(r->occ.limit) : "none");
 		wg_json_str(&j, "status", wg_strerror(r->status));
 		wg_stats_to_json(&r->stats, &j);
 		wg_json_end_object(&j);

@@ -66,6 +66,7 @@ static int b_is_float(const struct wg_isa_entry *e)
 	case WG_OP_FMIN:
 	case WG_OP_FMAX:
 	case WG_OP_FSETP:
+	case WG_OP_FDIV:
 		return 1;
 	case WG_OP_ATOMGX:
 	case WG_OP_ATOMSX:

@@ -23,6 +23,7 @@
 
 #include "isa.h"
 #include "memrules.h"
+#include "sfu.h"
 #include "warpgate.h"
 
 #define LANES 32
@@ -49,6 +50,7 @@ enum kind {
 	K_IMINS, K_IMINU, K_IMAXS, K_IMAXU, K_IABS, K_AND, K_OR, K_XOR, K_NOT,
 	K_SHL, K_SHRU, K_SHRS, K_POPC, K_CLZ, K_BREV, K_SEL, K_ISETP, K_ISETPU, K_PLOP,
 	K_FADD, K_FSUB, K_FMUL, K_FFMA, K_FMIN, K_FMAX, K_FSETP, K_I2FS, K_I2FU, K_F2I, K_FRND,
+	K_MUFU, K_FDIV, K_FSQRT, K_IDIVS, K_IDIVU, K_IREMS, K_IREMU,
 	K_S2R, K_LD, K_ST, K_ATOM,
 	K_BRA, K_BAR, K_EXIT, K_ILLEGAL,
 };
@@ -371,6 +373,8 @@ static int decode_kind(const struct wg_insn *in, struct dinsn *d)
 		[WG_OP_FFMA] = { K_FFMA }, [WG_OP_FMIN] = { K_FMIN }, [WG_OP_FMAX] = { K_FMAX },
 		[WG_OP_I2F] = { K_I2FS, K_I2FU }, [WG_OP_S2R] = { K_S2R }, [WG_OP_BRA] = { K_BRA },
 		[WG_OP_BAR] = { K_BAR }, [WG_OP_EXIT] = { K_EXIT },
+		[WG_OP_FDIV] = { K_FDIV }, [WG_OP_FSQRT] = { K_FSQRT }, [WG_OP_IDIV] = { K_IDIVS, K_IDIVU },
+		[WG_OP_IREM] = { K_IREMS, K_IREMU },
 	};
 
 	d->sub = in->mod;
@@ -381,6 +385,7 @@ static int decode_kind(const struct wg_insn *in, struct dinsn *d)
 	case WG_OP_FSETP: d->kind = K_FSETP; return 0;
 	case WG_OP_F2I: d->kind = K_F2I; return 0;
 	case WG_OP_FRND: d->kind = K_FRND; return 0;
+	case WG_OP_MUFU: d->kind = K_MUFU; return 0;
 	case WG_OP_LDG: case WG_OP_LDGCG: case WG_OP_LDS: case WG_OP_LDL: case WG_OP_LDC:
 		d->kind = K_LD;
 		d->space = in->op == WG_OP_LDS ? SP_SHARED : in->op == WG_OP_LDL ? SP_LOCAL :
@@ -1498,6 +1503,13 @@ HOT int exec_one(struct run *R, struct warp *w, const int ls)
 	case K_I2FU: ALU(f2u((float)x)); break;
 	case K_F2I: ALU(f2i(x, d->sub)); break;
 	case K_FRND: ALU(fres(round_mode(u2f(x), d->sub))); break;
+	case K_MUFU: ALU(wg_sfu_mufu(d->sub, x)); break;
+	case K_FDIV: ALU(wg_sfu_fdiv(x, y)); break;
+	case K_FSQRT: ALU(wg_sfu_fsqrt(x)); break;
+	case K_IDIVS: ALU(wg_sfu_idiv(x, y, 0)); break;
+	case K_IDIVU: ALU(wg_sfu_idiv(x, y, 1)); break;
+	case K_IREMS: ALU(wg_sfu_irem(x, y, 0)); break;
+	case K_IREMU: ALU(wg_sfu_irem(x, y, 1)); break;
 	case K_S2R: s2r(R, w, d, exec); break;
 	case K_LD:
 	case K_ST:

@@ -955,6 +955,36 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 	return 0;
 }
 
+int wg_gpu_host_check_build(const struct wg_config *cfg, const struct wggpu_info *in, char *why, size_t n)
+{
+	const struct {
+		const char *key, *what;
+		uint32_t want, have;
+	} cap[] = {
+		{ "n_sm", "SMs", cfg->num_sms, in->num_sms },
+		{ "max_warps_per_sm", "warp slots per SM (NUM_WARPS)", cfg->max_warps_per_sm, in->num_warps },
+		{ "max_ctas_per_sm", "CTA slots per SM (NUM_CTAS)", cfg->max_ctas_per_sm, in->num_ctas },
+		{ "regs_per_sm", "registers per SM (NUM_REGS)", cfg->regs_per_sm, in->num_regs },
+		{ "shmem_l1_bytes", "bytes of L1/shared array per SM (DMEM_BYTES)", cfg->shmem_l1_bytes, in->dmem_bytes },
+	};
+	uint32_t lanes = in->simd_width * in->num_simd;
+
+	for (size_t i = 0; i < sizeof(cap) / sizeof(cap[0]); i++) {
+		if (cap[i].have && cap[i].want > cap[i].have) {
+			snprintf(why, n, "the configuration's %s = %u exceeds the GPU build's %u %s", cap[i].key, cap[i].want,
+			         cap[i].have, cap[i].what);
+			return WG_ECONFIG;
+		}
+	}
+	if (lanes && (cfg->simd_width != in->simd_width || cfg->simd_units != in->num_simd)) {
+		snprintf(why, n, "the configuration's simd_width = %u, simd_units = %u differ from the GPU build's "
+		         "%u x %u lanes (SIMD_WIDTH x NUM_SIMD)", cfg->simd_width, cfg->simd_units, in->simd_width,
+		         in->num_simd);
+		return WG_ECONFIG;
+	}
+	return 0;
+}
+
 int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch *l, struct wg_stats *st,
                        struct wg_gpu_host_totals *tot, struct wg_err *err)
 {
@@ -977,6 +1007,15 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 	R.ntags = 1u << env->info->mem_tag_bits;
 	err->msg[0] = '\0';
 	cfg = *env->cfg;
+	{
+		char why[200];
+
+		rc = wg_gpu_host_check_build(&cfg, env->info, why, sizeof(why));
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "kernel '%s': %s", R.k->name, why);
+			return rc;
+		}
+	}
 	rc = start_dispatch(&R, &cfg);
 	if (!rc)
 		rc = totals_size(tot, R.nsms);

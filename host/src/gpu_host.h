@@ -76,6 +76,19 @@ struct wg_gpu_host_env {
 	const struct wg_gpu_host_opts *opts;
 };
 
+/*
+ * Does the GPU build (a HELLO's or wggpu_info's parameters) hold what the configuration
+ * describes? Capacity: n_sm, max_warps_per_sm, max_ctas_per_sm, regs_per_sm and
+ * shmem_l1_bytes may not exceed the build's SMs, warp slots, CTA slots, registers and
+ * L1/shared array; the lanes (simd_width x simd_units) must be the build's, since the
+ * dispatcher's ALU utilisation counts them. A build field of 0 (not announced) is not
+ * checked. The build's register banks, L1 geometry, stack depth and FP unit are what the
+ * RTL has; the configuration's reg_banks, dl1 and shmem_banks describe the func and sim
+ * targets and are not compared. Returns 0, or WG_ECONFIG with a message in why naming the
+ * key and both values.
+ */
+int wg_gpu_host_check_build(const struct wg_config *cfg, const struct wggpu_info *in, char *why, size_t n);
+
 /* Run launch l to completion; adds to st and tot. Errors name the kernel, CTA, warp, pc, lane. */
 int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch *l, struct wg_stats *st,
                        struct wg_gpu_host_totals *tot, struct wg_err *err);

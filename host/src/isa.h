@@ -48,6 +48,10 @@ enum wg_opcode {
 	WG_OP_F2I = 32,
 	WG_OP_FRND = 33,
 	WG_OP_MUFU = 34,
+	WG_OP_FDIV = 35,
+	WG_OP_FSQRT = 36,
+	WG_OP_IDIV = 37,
+	WG_OP_IREM = 38,
 	WG_OP_LDG = 40,
 	WG_OP_LDGCG = 41,
 	WG_OP_LDS = 42,
@@ -103,6 +107,17 @@ enum wg_class {
 	WG_CLASS_BARRIER,
 	WG_CLASS_CONTROL,
 	WG_CLASS_COUNT
+};
+
+/* MUFU functions (the mod field of MUFU). */
+enum wg_mufu {
+	WG_MUFU_RCP = 0,
+	WG_MUFU_RSQ = 1,
+	WG_MUFU_SQRT = 2,
+	WG_MUFU_EX2 = 3,
+	WG_MUFU_LG2 = 4,
+	WG_MUFU_SIN = 5,
+	WG_MUFU_COS = 6
 };
 
 /* Load/store width modifiers (the mod field of LD/ST formats). */

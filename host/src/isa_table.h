@@ -92,6 +92,19 @@
 	X("FRND.RZ", WG_OP_FRND, 1, RA, FP)                                         \
 	X("FRND.RM", WG_OP_FRND, 2, RA, FP)                                         \
 	X("FRND.RP", WG_OP_FRND, 3, RA, FP)                                         \
+	X("MUFU.RCP", WG_OP_MUFU, 0, RA, SFU)                                       \
+	X("MUFU.RSQ", WG_OP_MUFU, 1, RA, SFU)                                       \
+	X("MUFU.SQRT", WG_OP_MUFU, 2, RA, SFU)                                      \
+	X("MUFU.EX2", WG_OP_MUFU, 3, RA, SFU)                                       \
+	X("MUFU.LG2", WG_OP_MUFU, 4, RA, SFU)                                       \
+	X("MUFU.SIN", WG_OP_MUFU, 5, RA, SFU)                                       \
+	X("MUFU.COS", WG_OP_MUFU, 6, RA, SFU)                                       \
+	X("FDIV", WG_OP_FDIV, 0, RAB, SFU)                                          \
+	X("FSQRT", WG_OP_FSQRT, 0, RA, SFU)                                         \
+	X("IDIV.S32", WG_OP_IDIV, 0, RAB, SFU)                                      \
+	X("IDIV.U32", WG_OP_IDIV, 1, RAB, SFU)                                      \
+	X("IREM.S32", WG_OP_IREM, 0, RAB, SFU)                                      \
+	X("IREM.U32", WG_OP_IREM, 1, RAB, SFU)                                      \
 	WG_WIDTH_LD(X, "LDG", WG_OP_LDG, LDST_GLOBAL)                            \
 	WG_WIDTH_LD(X, "LDG.CG", WG_OP_LDGCG, LDST_GLOBAL)                       \
 	WG_WIDTH_LD(X, "LDS", WG_OP_LDS, LDST_SHARED)                            \

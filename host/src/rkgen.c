@@ -740,7 +740,7 @@ static void emit_atomic(struct gen *g, const struct wg_isa_entry *e, const char 
 static void emit_entry(struct gen *g, const struct wg_isa_entry *e)
 {
 	char gd[16], a[16], b[32], c[16], p[8];
-	int fp = e->cls == WG_CLASS_FP;
+	int fp = e->cls == WG_CLASS_FP || e->op == WG_OP_FDIV;
 
 	guard(g, gd, sizeof(gd), 20);
 	switch (e->fmt) {

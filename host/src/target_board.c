@@ -431,6 +431,12 @@ void wg_board_info_to_link(const struct wggpu_info *in, struct wg_link_info *li)
 	li->rsp_depth = in->rsp_depth;
 	li->launch_depth = in->launch_depth;
 	li->retire_en = in->retire_en;
+	li->rf_banks = in->rf_banks;
+	li->dmem_bytes = in->dmem_bytes;
+	li->l1_sets = in->l1_sets;
+	li->l1_mshrs = in->l1_mshrs;
+	li->stack_depth = in->stack_depth;
+	li->has_fp = in->has_fp;
 	li->mem_bytes = WGGPU_MEM_BYTES;
 	li->cnt_words = WGGPU_CNT_WORDS;
 }
@@ -450,6 +456,12 @@ void wg_board_info_from_link(const struct wg_link_info *li, struct wggpu_info *i
 	in->rsp_depth = li->rsp_depth;
 	in->launch_depth = li->launch_depth;
 	in->retire_en = li->retire_en;
+	in->rf_banks = li->rf_banks;
+	in->dmem_bytes = li->dmem_bytes;
+	in->l1_sets = li->l1_sets;
+	in->l1_mshrs = li->l1_mshrs;
+	in->stack_depth = li->stack_depth;
+	in->has_fp = li->has_fp;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -465,6 +477,7 @@ struct board {
 	char exe[PATH_MAX];
 	char trace_fst[1024];
 	uint32_t batch, max_payload, window, delay_us, rto_ms;
+	char board_link[4]; /* board_link: "c", "rtl", or "" (the board program's default, rtl) */
 	/* the connection */
 	struct wg_board_sock *sock;
 	struct wg_link *link;
@@ -793,6 +806,10 @@ static int spawn(struct board *B, int *fd, struct wg_err *err)
 		argv[k++] = "--window";
 		argv[k++] = a_win;
 	}
+	if (B->board_link[0]) {
+		argv[k++] = "--link";
+		argv[k++] = B->board_link;
+	}
 	if (B->rto_ms) {
 		snprintf(a_rto, sizeof(a_rto), "%u", B->rto_ms);
 		argv[k++] = "--rto-ms";
@@ -898,6 +915,16 @@ static int board_open(struct board *B, struct wg_err *err)
 		board_close(B);
 		return WG_ECONFIG;
 	}
+	{
+		char why[200];
+
+		rc = wg_gpu_host_check_build(&B->cfg, &B->info, why, sizeof(why));
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "the board does not fit the configuration: %s", why);
+			board_close(B);
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -1000,13 +1027,20 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 		rc = parse_u32(value, 0, 10000000, &B->delay_us);
 	} else if (!strcmp(key, "rto_ms")) {
 		rc = parse_u32(value, 1, 600000, &B->rto_ms);
+	} else if (!strcmp(key, "board_link")) {
+		if (!value || (strcmp(value, "c") && strcmp(value, "rtl"))) {
+			snprintf(err->msg, sizeof(err->msg), "bad value '%s' for option board_link (c or rtl)",
+			         value ? value : "(null)");
+			return WG_EINVAL;
+		}
+		snprintf(B->board_link, sizeof(B->board_link), "%s", value);
 	} else {
 		rc = wg_gpu_host_option(&B->o, key, value, err);
 		if (rc == WG_ENOTSUP)
 			rc = config_option(B, key, value, err);
 		if (rc == WG_ENOTSUP)
-			snprintf(err->msg, sizeof(err->msg), "unknown option (board takes socket, board_exe, batch, "
-			         "max_payload, window, link_delay_us, rto_ms, trace_fst, sched, l1_mode, l1_split, "
+			snprintf(err->msg, sizeof(err->msg), "unknown option (board takes socket, board_exe, board_link, "
+			         "batch, max_payload, window, link_delay_us, rto_ms, trace_fst, sched, l1_mode, l1_split, "
 			         "grant_window, link_idle, link_seed, watchdog, mem_latency, and the configuration keys "
 			         "of docs/config.md)");
 		if (rc)
@@ -1130,6 +1164,7 @@ static void board_stats_json(void *priv, struct wg_json *j)
 	wg_json_u64(j, "connections", B->connections);
 	wg_json_u64(j, "batch", B->batch);
 	wg_json_u64(j, "link_delay_us", B->delay_us);
+	wg_json_str(j, "board_link", B->socket_path[0] ? "started by hand" : B->board_link[0] ? B->board_link : "rtl");
 	wg_json_u64(j, "tx_frames", s.tx_frames);
 	wg_json_u64(j, "tx_bytes", s.tx_bytes);
 	wg_json_u64(j, "tx_records", s.tx_records);

@@ -64,7 +64,7 @@ void wg_board_cmd_to_link(const struct wggpu_cmd *c, struct wg_link_cmd *lc);
 void wg_board_cmd_from_link(const struct wg_link_cmd *lc, struct wggpu_cmd *c);
 void wg_board_ev_to_link(const struct wggpu_ev *e, struct wg_link_ev *le);
 void wg_board_ev_from_link(const struct wg_link_ev *le, struct wggpu_ev *e);
-/* The GPU build's parameters for its HELLO; build parameters wggpu_info does not carry are 0. */
+/* The GPU build's parameters <-> its HELLO (every build field). */
 void wg_board_info_to_link(const struct wggpu_info *in, struct wg_link_info *li);
 void wg_board_info_from_link(const struct wg_link_info *li, struct wggpu_info *in);
 

@@ -220,6 +220,53 @@ static void assembles_every_operand_format(void **state)
 	assert_int_equal(in.b, 8);
 }
 
+/* The special-function unit's instructions (docs/isa.md sections 7 and 9):
+ * MUFU mod 0..6, FDIV, FSQRT, IDIV/IREM mod 0 signed, 1 unsigned. */
+static void assembles_sfu_instructions(void **state)
+{
+	struct run *r = *state;
+	static const struct {
+		uint8_t op, mod, bimm;
+		uint32_t b;
+	} want[] = {
+		{ WG_OP_MUFU, 0, 0, 0 }, { WG_OP_MUFU, 1, 0, 0 }, { WG_OP_MUFU, 2, 0, 0 },
+		{ WG_OP_MUFU, 3, 0, 0 }, { WG_OP_MUFU, 4, 0, 0 }, { WG_OP_MUFU, 5, 0, 0 },
+		{ WG_OP_MUFU, 6, 0, 0 }, { WG_OP_FDIV, 0, 0, 3 }, { WG_OP_FDIV, 0, 1, 0x3FC00000u },
+		{ WG_OP_FSQRT, 0, 0, 0 }, { WG_OP_IDIV, 0, 0, 3 }, { WG_OP_IDIV, 1, 1, 7 },
+		{ WG_OP_IREM, 0, 1, 0xFFFFFFF9u }, { WG_OP_IREM, 1, 0, 3 },
+	};
+	const struct wg_kernel *k = ok(r, KHEAD "MUFU.RCP R1, R2\n"
+						"MUFU.RSQ R1, R2\n"
+						"MUFU.SQRT R1, R2\n"
+						"MUFU.EX2 R1, R2\n"
+						"MUFU.LG2 R1, R2\n"
+						"mufu.sin R1, R2\n"
+						"MUFU.COS R1, R2\n"
+						"FDIV R1, R2, R3\n"
+						"FDIV R1, R2, 1.5\n"
+						"FSQRT R1, R2\n"
+						"IDIV.S32 R1, R2, R3\n"
+						"IDIV.U32 R1, R2, 7\n"
+						"IREM.S32 R1, R2, -7\n"
+						"IREM.U32 R1, R2, R3\n"
+						"EXIT\n");
+
+	for (uint32_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct wg_insn in = insn(k, i);
+
+		assert_int_equal(in.op, want[i].op);
+		assert_int_equal(in.mod, want[i].mod);
+		assert_int_equal(in.e->cls, WG_CLASS_SFU);
+		assert_int_equal(in.rd, 1);
+		assert_int_equal(in.ra, 2);
+		assert_int_equal(in.bimm, want[i].bimm);
+		assert_int_equal(in.b, want[i].b);
+	}
+	bad(r, KHEAD "MUFU R1, R2\nEXIT\n", "t.s:3:1: error: unknown mnemonic 'MUFU'");
+	bad(r, KHEAD "MUFU.RCP R1, R2, R3\nEXIT\n", "t.s:3:");
+	bad(r, KHEAD "FSQRT R1, R2, 2.0\nEXIT\n", "t.s:3:");
+}
+
 static void assembles_guards(void **state)
 {
 	struct run *r = *state;
@@ -979,6 +1026,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(assembles_every_operand_format),
+		T(assembles_sfu_instructions),
 		T(assembles_guards),
 		T(assembles_integer_immediates),
 		T(assembles_float_literals_as_ieee_bits),

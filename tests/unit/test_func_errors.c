@@ -278,9 +278,9 @@ static void illegal_words_stop_the_kernel_when_executed(void **state)
 	FX_EXPECT_ERROR(f, WG_EILLEGAL,
 	                "kernel 'raw': CTA (0,0,0) warp 0 pc 1: illegal instruction 0x0000000000000000: unknown opcode 0");
 
-	code[1] = (uint64_t)WG_OP_MUFU << 58; /* reserved */
+	code[1] = (uint64_t)39 << 58; /* reserved */
 	fx_launch(f, raw_kernel(f, code, 3, 8), fx_dim(1, 1, 1), fx_dim(1, 1, 1), NULL, 0);
-	FX_EXPECT_ERROR(f, WG_EILLEGAL, "pc 1: illegal instruction 0x8800000000000000: unknown opcode 34");
+	FX_EXPECT_ERROR(f, WG_EILLEGAL, "pc 1: illegal instruction 0x9c00000000000000: unknown opcode 39");
 
 	code[1] = enc("NOP", 0, 0, 0, 0) | 1ull << 47; /* unused rd field */
 	fx_launch(f, raw_kernel(f, code, 3, 8), fx_dim(1, 1, 1), fx_dim(1, 1, 1), NULL, 0);

@@ -516,9 +516,44 @@ static void options_are_checked(void **state)
 	assert_non_null(strstr(x->err.msg, "grant_window"));
 }
 
+static void a_build_short_of_the_configuration_is_named(void **state)
+{
+	struct wg_config c;
+	struct wggpu_info in = {
+		.num_sms = 15, .num_warps = 48, .simd_width = 16, .num_simd = 2, .num_regs = 32768, .num_ctas = 8,
+		.dmem_bytes = 65536,
+	};
+	char why[200];
+
+	(void)state;
+	wg_config_default(&c); /* the GTX480: exactly the default build */
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), 0);
+	c.num_sms = 4; /* fewer SMs than the build: fine */
+	c.regs_per_sm = 16384;
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), 0);
+	c.max_ctas_per_sm = 9;
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), WG_ECONFIG);
+	assert_string_equal(why, "the configuration's max_ctas_per_sm = 9 exceeds the GPU build's 8 CTA slots per SM "
+	                         "(NUM_CTAS)");
+	c.max_ctas_per_sm = 8;
+	c.shmem_l1_bytes = 128 * 1024;
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), WG_ECONFIG);
+	assert_non_null(strstr(why, "shmem_l1_bytes = 131072 exceeds the GPU build's 65536"));
+	in.dmem_bytes = 0; /* not announced: not checked */
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), 0);
+	c.simd_units = 1; /* 16 lanes configured, 32 built */
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), WG_ECONFIG);
+	assert_non_null(strstr(why, "simd_width = 16, simd_units = 1 differ from the GPU build's 16 x 2 lanes"));
+	c.simd_units = 2;
+	c.num_sms = 16;
+	assert_int_equal(wg_gpu_host_check_build(&c, &in, why, sizeof(why)), WG_ECONFIG);
+	assert_non_null(strstr(why, "n_sm = 16 exceeds the GPU build's 15 SMs"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_build_short_of_the_configuration_is_named),
 		cmocka_unit_test_setup_teardown(one_cta_takes_the_hand_worked_cycles, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_cta_runs_once_and_round_robin_fills_the_sms, setup, teardown),
 		cmocka_unit_test_setup_teardown(grant_size_does_not_change_target_time, setup, teardown),

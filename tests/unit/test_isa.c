@@ -181,7 +181,9 @@ static void table_lookup_and_find_return_every_row(void **state)
 	assert_null(wg_isa_find("IADD.X"));
 	assert_null(wg_isa_find(""));
 	assert_null(wg_isa_lookup(0, 0));
-	assert_null(wg_isa_lookup(WG_OP_MUFU, 0));
+	assert_null(wg_isa_lookup(WG_OP_MUFU, 7));
+	assert_null(wg_isa_lookup(WG_OP_IDIV, 2));
+	assert_null(wg_isa_lookup(39, 0));
 }
 
 static void table_spot_checks_match_the_spec(void **state)

@@ -734,7 +734,11 @@ static void unknown_and_bad_options_are_refused_with_the_list(void **state)
 	struct wg_err err = { { 0 } };
 
 	assert_int_equal(wg_target_board.set_option(x->priv, "bogus", "1", &err), WG_ENOTSUP);
-	assert_non_null(strstr(err.msg, "socket, board_exe, batch, max_payload, window, link_delay_us"));
+	assert_non_null(strstr(err.msg, "socket, board_exe, board_link, batch, max_payload, window, link_delay_us"));
+	assert_int_equal(wg_target_board.set_option(x->priv, "board_link", "verilog", &err), WG_EINVAL);
+	assert_non_null(strstr(err.msg, "bad value 'verilog' for option board_link (c or rtl)"));
+	assert_int_equal(wg_target_board.set_option(x->priv, "board_link", "c", &err), 0);
+	assert_int_equal(wg_target_board.set_option(x->priv, "board_link", "rtl", &err), 0);
 	assert_int_equal(wg_target_board.set_option(x->priv, "max_payload", "1000", &err), WG_EINVAL);
 	assert_int_equal(wg_target_board.set_option(x->priv, "max_payload", "2050", &err), WG_EINVAL);
 	assert_int_equal(wg_target_board.set_option(x->priv, "max_payload", "2048", &err), 0);
@@ -750,6 +754,20 @@ static void unknown_and_bad_options_are_refused_with_the_list(void **state)
 	assert_int_equal(wg_target_board.set_option(x->priv, "cta_policy", "bogus", &err), WG_EINVAL);
 	assert_int_equal(wg_target_board.set_option(x->priv, "n_sm", "2", &err), WG_EINVAL);
 	assert_non_null(strstr(err.msg, "n_sm cannot change after the device is opened"));
+}
+
+static void a_board_smaller_than_the_configuration_is_refused(void **state)
+{
+	struct board_fx *x = *state;
+	static const enum fmode m[] = { FB_OK };
+	struct wg_err err = { { 0 } };
+
+	/* the fake board's build has 48 warp slots per SM; the configuration asks for 64 */
+	start_fake(x, 1, m);
+	assert_int_equal(wg_target_board.set_option(x->priv, "max_warps_per_sm", "64", &err), 0);
+	assert_int_equal(launch(x, 1), WG_ECONFIG);
+	assert_non_null(strstr(x->err.msg, "the board does not fit the configuration: the configuration's "
+	                                   "max_warps_per_sm = 64 exceeds the GPU build's 48 warp slots per SM"));
 }
 
 static void a_small_batch_and_a_slow_link_give_the_same_cycles(void **state)
@@ -831,6 +849,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(after_a_fault_the_next_launch_resynchronises, board_setup,
 		                                board_teardown),
 		cmocka_unit_test_setup_teardown(unknown_and_bad_options_are_refused_with_the_list, board_setup,
+		                                board_teardown),
+		cmocka_unit_test_setup_teardown(a_board_smaller_than_the_configuration_is_refused, board_setup,
 		                                board_teardown),
 		cmocka_unit_test_setup_teardown(a_small_batch_and_a_slow_link_give_the_same_cycles, board_setup,
 		                                board_teardown),

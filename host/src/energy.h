@@ -1,0 +1,119 @@
+/*
+ * Power-gating accounting on the host: the paper's net-saved-cycles metric
+ * from an idle-interval histogram, the online controller's figure, and the
+ * lane energy model (docs/power-gating.md section 6).
+ *
+ * The inputs are the RTL's power-gating counters (section 4) summed over the
+ * SMs of interest; nothing here depends on a target.
+ */
+#ifndef WG_ENERGY_H
+#define WG_ENERGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa.h"
+
+struct wg_config;
+struct wg_json;
+
+/* Exact histogram bins: hist[L] for L = 1..WG_PG_HIST_BINS (hist[0] unused). */
+#define WG_PG_HIST_BINS 1024
+/* Largest BET the histogram answers exactly (section 6.1). */
+#define WG_PG_BET_MAX (WG_PG_HIST_BINS + 1)
+
+struct wg_pg_counts {
+	uint32_t lanes;         /* lanes counted (all SMs together) */
+	uint64_t lane_cycles;   /* their lane-cycles: sum over SMs of lanes x SM cycles */
+	uint64_t active, idle, sleep, wake; /* lane-cycles in each state */
+	uint64_t events;        /* gating events (idle -> sleep) */
+	uint64_t wake_stall;    /* wake-up stall cycles */
+	uint64_t hist[WG_PG_HIST_BINS + 1];
+	uint64_t over_count;    /* intervals longer than WG_PG_HIST_BINS */
+	uint64_t over_sum;      /* and the sum of their lengths */
+	uint64_t hist_lost;     /* intervals the RTL could not record (must be 0) */
+	uint64_t core_active, core_sleep; /* SM-cycles */
+	uint64_t thread_ops[WG_CLASS_COUNT]; /* thread operations per class (dynamic energy) */
+};
+
+void wg_pg_counts_clear(struct wg_pg_counts *c);
+/* acc += c, field by field (SMs or launches summed). */
+void wg_pg_counts_add(struct wg_pg_counts *acc, const struct wg_pg_counts *c);
+/* Adds one idle interval of len cycles to the histogram (len >= 1). */
+void wg_pg_hist_record(struct wg_pg_counts *c, uint64_t len);
+
+/*
+ * Consistency of a closed window (section 4): the states add up to
+ * lane_cycles, and the histogram's cycles equal idle + sleep + wake.
+ * Returns 0, or WG_EINVAL with what differs in err.
+ */
+int wg_pg_counts_check(const struct wg_pg_counts *c, char *err, size_t errlen);
+
+/* Idle intervals in the histogram and their cycles. */
+uint64_t wg_pg_intervals(const struct wg_pg_counts *c);
+uint64_t wg_pg_interval_cycles(const struct wg_pg_counts *c);
+
+/*
+ * The oracle: sum over intervals with L >= bet of (L - bet). WG_EINVAL for
+ * bet = 0 or bet > WG_PG_BET_MAX (the histogram cannot answer exactly).
+ */
+int wg_pg_oracle_saved(const struct wg_pg_counts *c, uint32_t bet, uint64_t *saved);
+/* The online controller: sleep lane-cycles - events x bet (may be negative). */
+int64_t wg_pg_online_saved(const struct wg_pg_counts *c, uint32_t bet);
+
+enum wg_bet_mode { WG_BET_GIVEN = 0, WG_BET_CIRCUIT = 1 };
+
+struct wg_energy_params {
+	double clock_mhz;         /* core_clock_mhz */
+	double lane_leak_mw;      /* pg_lane_leak_mw */
+	double sleep_leak_pct;    /* pg_sleep_leak_pct */
+	enum wg_bet_mode bet_mode; /* pg_bet_mode */
+	uint32_t bet_cycles;      /* bet_cycles (given mode) */
+	double switch_pj;         /* pg_switch_pj (circuit mode) */
+	double recharge_pj;       /* pg_recharge_pj (circuit mode) */
+	double dyn_pj[WG_CLASS_COUNT]; /* pg_dyn_pj, per thread operation */
+};
+
+/* Parameters from a configuration (section 6.2). Errors name the key. */
+int wg_energy_params_from_config(const struct wg_config *cfg, struct wg_energy_params *p, char *err, size_t errlen);
+
+/*
+ * Parses a pg_dyn_pj list "class=pJ,class=pJ" (class names of wg_class_name)
+ * into dyn (classes not named are 0). Errors name the position and the item.
+ */
+int wg_energy_parse_dyn(const char *s, double dyn[WG_CLASS_COUNT], char *err, size_t errlen);
+
+/* Leakage energy of one powered lane-cycle, pJ. */
+double wg_energy_leak_pj(const struct wg_energy_params *p);
+
+/*
+ * The BET in cycles and the energy of one gating event in pJ (section 6.2).
+ * WG_EINVAL when the circuit mode cannot give one (no leakage to save) or the
+ * result exceeds 100000 cycles.
+ */
+int wg_energy_bet(const struct wg_energy_params *p, uint32_t *bet, double *gate_pj);
+
+struct wg_energy {
+	uint32_t bet;
+	double gate_pj;         /* one gating event */
+	double dynamic_pj;
+	double leak_nogating_pj;
+	double leak_gated_pj;
+	double overhead_pj;
+	double total_pj;        /* dynamic + leak_gated + overhead */
+	double saving_pct;      /* against dynamic + leak_nogating */
+	uint64_t oracle_saved;  /* at bet (0 and oracle_ok = 0 when bet > WG_PG_BET_MAX) */
+	int oracle_ok;
+	double oracle_total_pj; /* the oracle's total energy at bet */
+	int64_t online_saved;
+};
+
+int wg_energy_compute(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_energy *e);
+
+/*
+ * Writes the object "power" of docs/power-gating.md section 6.3 (totals)
+ * into the current JSON object. Returns the result of wg_energy_compute.
+ */
+int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j);
+
+#endif

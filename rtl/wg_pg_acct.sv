@@ -1,0 +1,324 @@
+// wg_pg_acct: power-gating accounting of one SM's lanes (docs/power-gating.md section 4).
+//
+// Per lane, every counted cycle (en_i) is one lane-cycle in one of four states (state_i,
+// 2 bits per lane: 0 active, 1 idle, 2 sleep, 3 wake, wg_pkg-independent on purpose so the
+// block can be tested alone). The block keeps:
+//   - per lane: lane-cycles in each state, gating events (idle -> sleep transitions);
+//   - the idle-interval histogram of all lanes together: bin L (L = 1..HIST_BINS) counts
+//     intervals of exactly L cycles, in a block RAM (address L-1); longer intervals go to
+//     over_count_o / over_sum_o.
+// An idle interval is a maximal run of non-active lane-cycles. It ends when the lane is
+// active again, or at close_i (the cycle's state is counted first, then open intervals are
+// closed; a lane that stays non-active starts a new interval at length 0).
+//
+// Interval ends go through two pending slots per lane (a head and a second) to a
+// read-modify-write engine that updates one bin per cycle, adding at once every head slot
+// of the same length (lanes of a SIMD unit usually end equal intervals together). The
+// engine picks heads round-robin, lanes with both slots full first; a drained head takes the second slot's entry. A lane that
+// ends an interval while both its slots are full loses that interval: it is counted in
+// lost_o, never dropped silently (the metric is then marked inexact by the host). A lane
+// ends at most one interval every two cycles, so losses need many lanes ending intervals
+// of many different lengths in a short time. RMW pipeline:
+//   P (pick): choose a slot, read bin len-1, clear the matched slots;
+//   W (write): bin + count, written back.
+// A slot whose bin is being written back is not picked in that cycle (a same-cycle read
+// and write of one address is undefined on iCE40 block RAM): its update starts one cycle
+// later and reads the written value.
+// clear_i (and reset) zero everything; the histogram RAM is swept, one bin per cycle, while
+// busy_o is high. The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
+// later) is meant for when busy_o is low: while the engine runs it has the RAM's read port.
+`default_nettype none
+
+module wg_pg_acct #(
+  parameter int unsigned NUM_LANES = 32,
+  parameter int unsigned HIST_BINS = 1024,  // a power of two
+  parameter int unsigned CNT_W     = 48,    // counters
+  parameter int unsigned LEN_W     = 32,    // interval lengths (saturate at 2^LEN_W - 1)
+  parameter int unsigned BIN_W     = 32,    // histogram bins
+  // Derived: do not override.
+  parameter int unsigned HAW   = $clog2(HIST_BINS),
+  parameter int unsigned LIDX_W = (NUM_LANES > 1) ? $clog2(NUM_LANES) : 1
+) (
+  input  wire logic                       clk_i,
+  input  wire logic                       rst_ni,
+  input  wire logic                       en_i,
+  input  wire logic [2*NUM_LANES-1:0]     state_i,
+  input  wire logic                       close_i,
+  input  wire logic                       clear_i,
+  output logic                            busy_o,
+  output logic      [NUM_LANES*CNT_W-1:0] active_o,
+  output logic      [NUM_LANES*CNT_W-1:0] idle_o,
+  output logic      [NUM_LANES*CNT_W-1:0] sleep_o,
+  output logic      [NUM_LANES*CNT_W-1:0] wake_o,
+  output logic      [NUM_LANES*CNT_W-1:0] events_o,
+  output logic      [CNT_W-1:0]           over_count_o,
+  output logic      [CNT_W-1:0]           over_sum_o,
+  output logic      [CNT_W-1:0]           lost_o,
+  input  wire logic                       hist_re_i,
+  input  wire logic [HAW-1:0]             hist_raddr_i,
+  output logic      [BIN_W-1:0]           hist_rdata_o
+);
+
+  localparam logic [1:0] ST_ACTIVE = 2'd0;
+  localparam logic [1:0] ST_IDLE   = 2'd1;
+  localparam logic [1:0] ST_SLEEP  = 2'd2;
+  localparam logic [1:0] ST_WAKE   = 2'd3;
+  localparam logic [LEN_W-1:0] LEN_MAX  = '1;
+  localparam logic [LEN_W-1:0] LEN_BINS = LEN_W'(HIST_BINS);
+
+  // ---------------------------------------------------------------- per lane
+  logic [CNT_W-1:0] act_q [NUM_LANES];
+  logic [CNT_W-1:0] idl_q [NUM_LANES];
+  logic [CNT_W-1:0] slp_q [NUM_LANES];
+  logic [CNT_W-1:0] wak_q [NUM_LANES];
+  logic [CNT_W-1:0] evt_q [NUM_LANES];
+  logic [1:0]       prev_q [NUM_LANES];
+  logic [LEN_W-1:0] len_q [NUM_LANES];   // the open interval's length so far
+  logic [LEN_W-1:0] pend_len_q [NUM_LANES];   // head slot
+  logic [NUM_LANES-1:0] pend_q;
+  logic [LEN_W-1:0] pend2_len_q [NUM_LANES];  // second slot (valid only with the head)
+  logic [NUM_LANES-1:0] pend2_q;
+
+  // Interval ends of this cycle: end_v[l] with length end_len[l].
+  logic [NUM_LANES-1:0] end_v;
+  logic [LEN_W-1:0]     end_len [NUM_LANES];
+  logic [LEN_W-1:0]     len_d [NUM_LANES];
+
+  always_comb begin
+    for (int l = 0; l < NUM_LANES; l++) begin
+      end_v[l] = 1'b0;
+      end_len[l] = len_q[l];
+      len_d[l] = len_q[l];
+      if (en_i) begin
+        if (state_i[2*l +: 2] == ST_ACTIVE) begin
+          end_v[l] = (len_q[l] != '0);
+          len_d[l] = '0;
+        end else if (len_q[l] != LEN_MAX) begin
+          len_d[l] = len_q[l] + 1'b1;
+        end
+      end
+      if (close_i && !end_v[l] && len_d[l] != '0) begin
+        end_v[l] = 1'b1;
+        end_len[l] = len_d[l];
+        len_d[l] = '0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- engine, stage P
+  logic                 clearing_q;
+  logic [HAW-1:0]       clr_addr_q;
+  logic                 arb_valid;
+  logic [NUM_LANES-1:0] arb_gnt;
+  logic [LIDX_W-1:0]    arb_idx;
+  logic [LEN_W-1:0]     pick_len;
+  logic                 pick_over;
+  logic [NUM_LANES-1:0] match;
+  logic [LIDX_W:0]      match_cnt;
+  logic                 p_fire;       // a histogram update starts (stage P)
+  logic                 over_fire;    // an over-length interval is counted
+  logic [NUM_LANES-1:0] drained;
+  logic                 w_v_q;        // stage W holds an update
+  logic [HAW-1:0]       w_addr_q;
+  logic [LIDX_W:0]      w_cnt_q;
+
+  // Lanes with both slots full go first: they are the ones that could lose an interval.
+  logic [NUM_LANES-1:0] arb_req;
+  assign arb_req = clearing_q ? '0 : ((pend2_q != '0) ? pend2_q : pend_q);
+
+  wg_rr_arbiter #(.N(NUM_LANES)) u_arb (
+    .clk_i, .rst_ni,
+    .req_i  (arb_req),
+    .lock_i (1'b0),
+    .ready_i(1'b1),
+    .valid_o(arb_valid),
+    .gnt_o  (arb_gnt),
+    .idx_o  (arb_idx)
+  );
+
+  always_comb begin
+    pick_len  = pend_len_q[arb_idx];
+    pick_over = pick_len > LEN_BINS;
+    match     = '0;
+    match_cnt = '0;
+    for (int l = 0; l < NUM_LANES; l++) begin
+      if (pend_q[l] && pend_len_q[l] == pick_len) begin
+        match[l] = 1'b1;
+        match_cnt = match_cnt + 1'b1;
+      end
+    end
+    p_fire    = arb_valid && !pick_over && !(w_v_q && w_addr_q == HAW'(pick_len - 1'b1));
+    over_fire = arb_valid && pick_over;
+    drained   = '0;
+    if (p_fire) drained = match;
+    else if (over_fire) drained = arb_gnt;
+  end
+
+  // Slots: a drained head takes the second slot; a new end goes to the first free slot.
+  logic [NUM_LANES-1:0] pend_d, pend2_d, lose;
+  logic [LEN_W-1:0]     pend_len_d [NUM_LANES];
+  logic [LEN_W-1:0]     pend2_len_d [NUM_LANES];
+
+  always_comb begin
+    for (int l = 0; l < NUM_LANES; l++) begin
+      pend_d[l]      = pend_q[l] && !drained[l];
+      pend_len_d[l]  = pend_len_q[l];
+      pend2_d[l]     = pend2_q[l];
+      pend2_len_d[l] = pend2_len_q[l];
+      lose[l]        = 1'b0;
+      if (!pend_d[l] && pend2_d[l]) begin
+        pend_d[l]     = 1'b1;
+        pend_len_d[l] = pend2_len_q[l];
+        pend2_d[l]    = 1'b0;
+      end
+      if (end_v[l]) begin
+        if (!pend_d[l]) begin
+          pend_d[l]     = 1'b1;
+          pend_len_d[l] = end_len[l];
+        end else if (!pend2_d[l]) begin
+          pend2_d[l]     = 1'b1;
+          pend2_len_d[l] = end_len[l];
+        end else begin
+          lose[l] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- RAM and stage W
+  logic [BIN_W-1:0] ram_rdata, w_new;
+  logic             ram_we, ram_re;
+  logic [HAW-1:0]   ram_waddr, ram_raddr;
+  logic [BIN_W-1:0] ram_wdata;
+
+  always_comb begin
+    w_new = ram_rdata + BIN_W'(w_cnt_q);
+    ram_we    = clearing_q || w_v_q;
+    ram_waddr = clearing_q ? clr_addr_q : w_addr_q;
+    ram_wdata = clearing_q ? '0 : w_new;
+    ram_re    = p_fire || hist_re_i;
+    ram_raddr = p_fire ? HAW'(pick_len - 1'b1) : hist_raddr_i;
+  end
+
+  wg_ram_1r1w #(.DEPTH(HIST_BINS), .WIDTH(BIN_W)) u_hist (
+    .clk_i, .rst_ni,
+    .we_i   (ram_we),
+    .waddr_i(ram_waddr),
+    .wdata_i(ram_wdata),
+    .wbe_i  (1'b1),
+    .re_i   (ram_re),
+    .raddr_i(ram_raddr),
+    .rdata_o(ram_rdata)
+  );
+  assign hist_rdata_o = ram_rdata;
+
+  // ---------------------------------------------------------------- registers
+  logic [CNT_W-1:0] over_cnt_q, over_sum_q, lost_q;
+  logic             start_clear;
+  assign start_clear = clear_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      clearing_q  <= 1'b1;
+      clr_addr_q  <= '0;
+      w_v_q       <= 1'b0;
+      w_addr_q    <= '0;
+      w_cnt_q     <= '0;
+      over_cnt_q  <= '0;
+      over_sum_q  <= '0;
+      lost_q      <= '0;
+      pend_q      <= '0;
+      pend2_q     <= '0;
+    end else if (start_clear) begin
+      clearing_q  <= 1'b1;
+      clr_addr_q  <= '0;
+      w_v_q       <= 1'b0;
+      over_cnt_q  <= '0;
+      over_sum_q  <= '0;
+      lost_q      <= '0;
+      pend_q      <= '0;
+      pend2_q     <= '0;
+    end else begin
+      if (clearing_q) begin
+        clr_addr_q <= clr_addr_q + 1'b1;
+        if (clr_addr_q == HAW'(HIST_BINS - 1)) clearing_q <= 1'b0;
+      end
+      w_v_q       <= p_fire;
+      w_addr_q    <= HAW'(pick_len - 1'b1);
+      w_cnt_q     <= match_cnt;
+      if (over_fire) begin
+        over_cnt_q <= over_cnt_q + 1'b1;
+        over_sum_q <= over_sum_q + CNT_W'(pick_len);
+      end
+      // A lane whose slot stays full while it ends another interval loses the new one.
+      lost_q  <= lost_q + CNT_W'($countones(lose));
+      pend_q  <= pend_d;
+      pend2_q <= pend2_d;
+    end
+  end
+
+  for (genvar l = 0; l < NUM_LANES; l++) begin : g_lane
+    logic [1:0] st;
+    assign st = state_i[2*l +: 2];
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        act_q[l]      <= '0;
+        idl_q[l]      <= '0;
+        slp_q[l]      <= '0;
+        wak_q[l]      <= '0;
+        evt_q[l]      <= '0;
+        prev_q[l]     <= ST_ACTIVE;
+        len_q[l]      <= '0;
+        pend_len_q[l] <= '0;
+        pend2_len_q[l] <= '0;
+      end else if (start_clear) begin
+        act_q[l]  <= '0;
+        idl_q[l]  <= '0;
+        slp_q[l]  <= '0;
+        wak_q[l]  <= '0;
+        evt_q[l]  <= '0;
+        prev_q[l] <= ST_ACTIVE;
+        len_q[l]  <= '0;
+      end else begin
+        if (en_i) begin
+          unique case (st)
+            ST_ACTIVE: act_q[l] <= act_q[l] + 1'b1;
+            ST_IDLE:   idl_q[l] <= idl_q[l] + 1'b1;
+            ST_SLEEP:  slp_q[l] <= slp_q[l] + 1'b1;
+            ST_WAKE:   wak_q[l] <= wak_q[l] + 1'b1;
+            default: ;
+          endcase
+          if (prev_q[l] == ST_IDLE && st == ST_SLEEP) evt_q[l] <= evt_q[l] + 1'b1;
+          prev_q[l] <= st;
+        end
+        len_q[l] <= len_d[l];
+        pend_len_q[l]  <= pend_len_d[l];
+        pend2_len_q[l] <= pend2_len_d[l];
+      end
+    end
+
+    assign active_o[l*CNT_W +: CNT_W] = act_q[l];
+    assign idle_o[l*CNT_W +: CNT_W]   = idl_q[l];
+    assign sleep_o[l*CNT_W +: CNT_W]  = slp_q[l];
+    assign wake_o[l*CNT_W +: CNT_W]   = wak_q[l];
+    assign events_o[l*CNT_W +: CNT_W] = evt_q[l];
+  end
+
+  assign busy_o       = clearing_q || (pend_q != '0) || w_v_q;  // pend2 only with pend
+  assign over_count_o = over_cnt_q;
+  assign over_sum_o   = over_sum_q;
+  assign lost_o       = lost_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(clearing_q && w_v_q))
+        else $error("wg_pg_acct: histogram update during the clear sweep");
+      assert (!(p_fire && match_cnt == '0))
+        else $error("wg_pg_acct: update without a matching slot");
+    end
+  end
+`endif
+
+endmodule
