@@ -50,13 +50,19 @@ $(BOARD_OBJ)/wgboard.o: sim/wgboard.cpp sim/wgboard.h sim/wggpu.h $(BOARD_OBJ)/V
 	$(MAKE) -s --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core.mk OPT_FAST=-O2 wgboard.o
 
 # One flat archive, as the GPU library (sim/gpu.mk). The board program links this library and
-# the GPU library (its C link), and both hold a Verilated SM block named wg_sm_f, each checked
-# against its own top: here every symbol of the block is renamed wg_sm_b (same length, so the
-# C++ names stay well formed), which keeps the two apart.
+# the GPU library (its C link), and both hold a Verilated SM block of the same name (wg_sm_<x>,
+# read from the generated Vwg_board_core_hier.mk), each checked against its own top: here every
+# symbol of the block is renamed with its last character changed to B (same length, so the C++
+# names stay well formed), which keeps the two apart.
 $(BOARD_LIB): $(BOARD_OBJ)/Vwg_board_core__ALL.a $(BOARD_OBJ)/wgboard.o
 	rm -rf $@ $(BOARD_OBJ)/blk && mkdir -p $(BOARD_OBJ)/blk
-	cd $(BOARD_OBJ)/blk && ar x ../Vwg_board_core__ALL.a && rm -f libwg_sm_f.a && ar x ../Vwg_sm_f/libwg_sm_f.a
-	nm $(BOARD_OBJ)/blk/*.o | awk '$$NF ~ /wg_sm_f/ { n = $$NF; gsub(/wg_sm_f/, "wg_sm_b", n); print $$NF, n }' \
+	@blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*/lib[^ ]*\.a\).*|\1|p' $(BOARD_OBJ)/Vwg_board_core_hier.mk | head -1); \
+	[ -n "$$blk" ] || { echo "no SM block library named in $(BOARD_OBJ)/Vwg_board_core_hier.mk"; exit 1; }; \
+	name=$$(basename $$(dirname $$blk)); name=$${name#V}; last=$${name#$${name%?}}; \
+	if [ "$$last" = B ]; then new=$${name%?}C; else new=$${name%?}B; fi; \
+	echo "SM block $$blk: symbols $$name -> $$new"; \
+	cd $(BOARD_OBJ)/blk && ar x ../Vwg_board_core__ALL.a && rm -f $$(basename $$blk) && ar x ../$$blk && cd $(CURDIR) && \
+	nm $(BOARD_OBJ)/blk/*.o | awk -v old=$$name -v new=$$new '$$NF ~ old { n = $$NF; gsub(old, new, n); print $$NF, n }' \
 		| sort -u >$(BOARD_OBJ)/rename.map
 	for o in $(BOARD_OBJ)/blk/*.o; do objcopy --redefine-syms=$(BOARD_OBJ)/rename.map $$o || exit 1; done
 	ar rcs $@ $(BOARD_OBJ)/blk/*.o

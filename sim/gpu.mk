@@ -45,11 +45,14 @@ $(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h $(GPU_OBJ)/Vwg_gpu__ALL.a
 
 # One flat archive: the top's objects, the SM block's (Verilator lists its library as a member
 # of the top's archive, which the linker does not search), the runtime and the C wrapper.
+# The block's name (wg_sm_<suffix>) is Verilator's choice and changes with the SM's parameter
+# list: it is read from the generated Vwg_gpu_hier.mk.
 $(GPU_LIB): $(GPU_OBJ)/Vwg_gpu__ALL.a $(GPU_OBJ)/wggpu.o
 	rm -rf $@ $(GPU_OBJ)/blk && mkdir -p $(GPU_OBJ)/blk
 	cp $(GPU_OBJ)/Vwg_gpu__ALL.a $@
-	ar d $@ libwg_sm_f.a
-	cd $(GPU_OBJ)/blk && ar x ../Vwg_sm_f/libwg_sm_f.a
+	@blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*/lib[^ ]*\.a\).*|\1|p' $(GPU_OBJ)/Vwg_gpu_hier.mk | head -1); \
+	[ -n "$$blk" ] || { echo "no SM block library named in $(GPU_OBJ)/Vwg_gpu_hier.mk"; exit 1; }; \
+	echo "SM block $$blk"; ar d $@ $$(basename $$blk) && cd $(GPU_OBJ)/blk && ar x ../$$blk
 	ar rcs $@ $(GPU_OBJ)/blk/*.o
 	ar rcs $@ $(addprefix $(GPU_OBJ)/,verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o wggpu.o)
 
