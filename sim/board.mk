@@ -46,7 +46,7 @@ $(BOARD_OBJ)/Vwg_board_core__ALL.a: $(BOARD_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/
 		|| { tail -40 $(BOARD_OBJ)/build.log; exit 1; }; \
 	echo "wg_board_core built in $$(( $$(date +%s) - start )) s"
 
-$(BOARD_OBJ)/wgboard.o: sim/wgboard.cpp sim/wgboard.h sim/wggpu.h $(BOARD_OBJ)/Vwg_board_core__ALL.a
+$(BOARD_OBJ)/wgboard.o: sim/wgboard.cpp sim/wgboard.h sim/wggpu_params.h sim/wggpu.h $(BOARD_OBJ)/Vwg_board_core__ALL.a
 	$(MAKE) -s --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core.mk OPT_FAST=-O2 wgboard.o
 
 # One flat archive, as the GPU library (sim/gpu.mk). The board program links this library and

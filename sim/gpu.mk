@@ -40,7 +40,7 @@ $(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
 	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"
 
-$(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h $(GPU_OBJ)/Vwg_gpu__ALL.a
+$(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h sim/wggpu_params.h $(GPU_OBJ)/Vwg_gpu__ALL.a
 	$(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 wggpu.o
 
 # One flat archive: the top's objects, the SM block's (Verilator lists its library as a member
