@@ -79,6 +79,9 @@ $(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1
 	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=16 -GHIST_BINS=1024 -CFLAGS "-DPG_LANES=16 -DPG_BINS=1024"))
 $(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
 	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=8 -GHIST_BINS=256 -CFLAGS "-DPG_LANES=8 -DPG_BINS=256"))
+# Power-gating controllers (docs/power-gating.md section 2): 2 units x 4 lanes, directed.
+$(eval $(call rtl_test,test_pg_ctrl,wg_pg_ctrl,rtl/wg_pg_ctrl.sv,tests/rtl/test_pg_ctrl.cpp,\
+	-GNUM_SIMD=2 -GSIMD_WIDTH=4))
 
 # Register file: the GTX480 size; a scaled FPGA size (4 warps, 4 lanes per row: 8 parts);
 # dual-ported banks (WR_BLOCKS_RD=0) with 2 banks and 8 lanes per row (4 parts).
@@ -140,6 +143,7 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
+	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
 	@echo "rtl: lint clean at all parameter sets"
@@ -175,3 +179,4 @@ rtl-synth:
 	@for f in ice40 xc7; do echo "$$f:"; s=$(RTL_SYN_DIR)/$$f.stat; \
 		if grep -q "design hierarchy" $$s; then sed -n '/design hierarchy/,$$p' $$s; else cat $$s; fi \
 		| grep -E '^ +(SB_|LUT|RAM|FD|MUXF|CARRY|DSP)'; done
+
