@@ -73,6 +73,9 @@ static void usage(FILE *out, const char *name, const char *text)
 		"  --trace-fst FILE     write an FST waveform of the RTL (sim target; GTKWave opens it)\n"
 		"  --option KEY=VALUE   a target option (wg_set_option), e.g. lockstep=0, mem_latency=100\n"
 		"  --cta-policy NAME    CTA dispatch on the gpu target: rr, consolidate or congestion\n"
+		"  --pg MODE            power gating (sim, gpu): off, normal, issue, comp or mix\n"
+		"                       (docs/power-gating.md section 5; the same as --option pg=MODE)\n"
+		"  --bet N              break-even time in cycles (the same as --option bet_cycles=N)\n"
 		"  --dump FILE          append every array downloaded from the device to FILE (raw bytes)\n"
 		"  --help               this text\n"
 		"The kernel source is looked up in $WG_KERNEL_DIR, else next to the program\n"
@@ -136,6 +139,8 @@ static void init_device(struct wgk *k, const char *name, const char *text, int a
 		{ "trace-fst", required_argument, NULL, 'T' },
 		{ "option", required_argument, NULL, 'O' },
 		{ "cta-policy", required_argument, NULL, 'P' },
+		{ "pg", required_argument, NULL, 'G' },
+		{ "bet", required_argument, NULL, 'B' },
 		{ "dump", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -200,6 +205,30 @@ static void init_device(struct wgk *k, const char *name, const char *text, int a
 				wgk_die(k, "--option: more than %d given", WGK_MAX_OPTIONS);
 			snprintf(pol, sizeof(pol), "cta_policy=%s", optarg);
 			k->opt.options[k->opt.noptions++] = pol;
+			break;
+		}
+		case 'G': {
+			static char pg[64];
+
+			if (strcmp(optarg, "off") && strcmp(optarg, "normal") && strcmp(optarg, "issue") &&
+			    strcmp(optarg, "comp") && strcmp(optarg, "mix"))
+				wgk_die(k, "--pg: expected off, normal, issue, comp or mix, got '%s'", optarg);
+			if (k->opt.noptions == WGK_MAX_OPTIONS)
+				wgk_die(k, "--option: more than %d given", WGK_MAX_OPTIONS);
+			snprintf(pg, sizeof(pg), "pg=%s", optarg);
+			k->opt.options[k->opt.noptions++] = pg;
+			break;
+		}
+		case 'B': {
+			static char bet[64];
+			uint64_t v = parse_u64(k, "--bet", optarg);
+
+			if (!v || v > 100000)
+				wgk_die(k, "--bet: expected 1..100000 cycles, got '%s'", optarg);
+			if (k->opt.noptions == WGK_MAX_OPTIONS)
+				wgk_die(k, "--option: more than %d given", WGK_MAX_OPTIONS);
+			snprintf(bet, sizeof(bet), "bet_cycles=%llu", (unsigned long long)v);
+			k->opt.options[k->opt.noptions++] = bet;
 			break;
 		}
 		case 'h':

@@ -107,7 +107,12 @@ module wg_exec_pipe #(
   output logic [1023:0]              ret_data_o,
 
   output logic [31:0]                cnt_bank_conf_o,
-  output logic [31:0]                cnt_wr_conf_o
+  output logic [31:0]                cnt_wr_conf_o,
+
+  // Power gating (docs/power-gating.md section 2): lanes of the SIMD unit that hold work,
+  // and lanes that must stay powered (issued SIMD work not yet finished).
+  output logic [SIMD_WIDTH-1:0]      lane_work_o,
+  output logic [SIMD_WIDTH-1:0]      lane_hold_o
 );
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
@@ -275,7 +280,7 @@ module wg_exec_pipe #(
   logic [1023:0]     s_out_data;
   logic [31:0]       s_out_pred, s_out_mask;
   logic              s_out_tag;
-  logic [SIMD_WIDTH-1:0] s_lane_busy;
+  logic [SIMD_WIDTH-1:0] s_lane_busy, s_lane_work;
 
   wg_simd_unit #(
     .SIMD_WIDTH (SIMD_WIDTH),
@@ -300,8 +305,37 @@ module wg_exec_pipe #(
     .out_data_o  (s_out_data),
     .out_pred_o  (s_out_pred),
     .out_mask_o  (s_out_mask),
-    .lane_busy_o (s_lane_busy)
+    .lane_busy_o (s_lane_busy),
+    .lane_work_o (s_lane_work)
   );
+
+  // Lanes held powered: SIMD instructions between issue and dispatch (a count and the
+  // union of their lanes, cleared when the count returns to 0), every lane while the unit
+  // still loads passes of an accepted instruction, and the lanes holding work.
+  logic [SIMD_WIDTH-1:0] pend_lanes_q, is_lanes;
+  logic [4:0]            pend_cnt_q, pend_cnt_d;
+  logic                  is_simd_fire;
+
+  always_comb begin
+    is_lanes = '0;
+    for (int p = 0; p < 32'(PASSES); p++) is_lanes = is_lanes | is_exec_i[p*SIMD_WIDTH +: SIMD_WIDTH];
+  end
+  assign is_simd_fire = is_valid_i && is_ready_o && (iu.unit == wg_sm_pkg::UNIT_SIMD);
+  assign pend_cnt_d   = pend_cnt_q + 5'(is_simd_fire) - 5'(simd_fire);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pend_cnt_q   <= '0;
+      pend_lanes_q <= '0;
+    end else begin
+      pend_cnt_q   <= pend_cnt_d;
+      if (pend_cnt_d == '0) pend_lanes_q <= '0;
+      else if (is_simd_fire) pend_lanes_q <= pend_lanes_q | is_lanes;
+    end
+  end
+
+  assign lane_work_o = s_lane_work;
+  assign lane_hold_o = pend_lanes_q | s_lane_work | (simd_ready ? '0 : '1);
 
   assign lsu_valid_o  = d_valid && d_lsu;
   assign sfu_valid_o  = d_valid && d_sfu;
@@ -429,6 +463,10 @@ module wg_exec_pipe #(
         else $error("wg_exec_pipe: SIMD result out of its reserved slot");
       assert (!wb_v || rq_in_ready) else $error("wg_exec_pipe: retire queue overflow");
       assert (!ring_rf || rf_wr_ready) else $error("wg_exec_pipe: write-back during a register clear");
+      assert (!(pend_cnt_q == '0 && simd_fire && !is_simd_fire))
+        else $error("wg_exec_pipe: SIMD dispatch without an issued SIMD instruction");
+      assert (!(pend_cnt_q == 5'h1f && is_simd_fire && !simd_fire))
+        else $error("wg_exec_pipe: too many SIMD instructions between issue and dispatch");
     end
   end
 `endif

@@ -401,12 +401,17 @@ module wg_gpu #(
     logic [12*32-1:0]            c_class;
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
+    logic [63:0]                 pg_rdata_unused;
+    logic [31:0]                 pg_hist_unused;
+    logic                        pg_busy_s, pg_count_unused;
+    logic [2*LANES-1:0]          pg_state_unused;
 
     // Per-SM idle clock gate.
     logic       need, gate_en, clk_sm_s, tick_s;
     logic [4:0] idle_cnt_q;
     assign need    = busy[s] || cta_valid || rsp_valid || mreq_valid || done_valid || ret_valid ||
-                     fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0);
+                     fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0) ||
+                     pg_busy_s;  // the power-gating histogram sweep after reset
     assign gate_en = !sm_rst_n || setup_tick || (run && need);
     always_ff @(posedge clk_i) begin
       if (!rst_ni || flush) idle_cnt_q <= 5'(IDLE_HOLD);
@@ -506,6 +511,16 @@ module wg_gpu #(
       .ret_last_o        (r_last),
       .ret_data_o        (r_data),
       .lane_en_i         (lane_en_q[s*LANES +: LANES]),
+      // Power-gating counters: not yet read over the link (docs/power-gating.md, Status).
+      .pg_re_i           (1'b0),
+      .pg_raddr_i        (12'd0),
+      .pg_rdata_o        (pg_rdata_unused),
+      .pg_hist_re_i      (1'b0),
+      .pg_hist_addr_i    (16'd0),
+      .pg_hist_data_o    (pg_hist_unused),
+      .pg_busy_o         (pg_busy_s),
+      .pg_state_o        (pg_state_unused),
+      .pg_count_o        (pg_count_unused),
       .cnt_cycles_o      (c_cycles),
       .cnt_active_o      (c_active),
       .cnt_winst_o       (c_winst),

@@ -25,7 +25,7 @@
 // and write of one address is undefined on iCE40 block RAM): its update starts one cycle
 // later and reads the written value.
 // clear_i (and reset) zero everything; the histogram RAM is swept, one bin per cycle, while
-// busy_o is high. The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
+// busy_o is high and ready_o low (the owner starts counting, en_i, once ready_o is high). The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
 // later) is meant for when busy_o is low: while the engine runs it has the RAM's read port.
 `default_nettype none
 
@@ -46,6 +46,7 @@ module wg_pg_acct #(
   input  wire logic                       close_i,
   input  wire logic                       clear_i,
   output logic                            busy_o,
+  output logic                            ready_o,   // the clear sweep is over: counting may start
   output logic      [NUM_LANES*CNT_W-1:0] active_o,
   output logic      [NUM_LANES*CNT_W-1:0] idle_o,
   output logic      [NUM_LANES*CNT_W-1:0] sleep_o,
@@ -306,6 +307,7 @@ module wg_pg_acct #(
   end
 
   assign busy_o       = clearing_q || (pend_q != '0) || w_v_q;  // pend2 only with pend
+  assign ready_o      = !clearing_q;
   assign over_count_o = over_cnt_q;
   assign over_sum_o   = over_sum_q;
   assign lost_o       = lost_q;

@@ -26,7 +26,7 @@
 // drained) with pol_core_i on; core_demand_i (a CTA launch offered) wakes it like a lane
 // (blackout, wakeup_i cycles); core_on_o low holds the launch back.
 //
-// Counters (CNT_W bits, cleared by clear_i): unit sleep cycles and events (entries into
+// Counters (CNT_W bits, counting in cycles with en_i, cleared by clear_i): unit sleep cycles and events (entries into
 // sleep), core sleep cycles, events, and core wake-up stall cycles (core_demand_i while the
 // core is not on). The lanes' own counters and histogram are in wg_pg_acct, fed from
 // lane_state_o (2 bits per lane: 0 active, 1 idle, 2 sleep, 3 wake).
@@ -68,6 +68,7 @@ module wg_pg_ctrl #(
   output logic                           core_sleep_o,
 
   // Counters.
+  input  wire logic                      en_i,      // count this cycle
   input  wire logic                      clear_i,
   output logic      [NUM_SIMD*CNT_W-1:0] unit_sleep_cnt_o,
   output logic      [NUM_SIMD*CNT_W-1:0] unit_events_o,
@@ -182,8 +183,8 @@ module wg_pg_ctrl #(
     end else begin
       unit_prev_q <= unit_sleep_o;
       for (int u = 0; u < 32'(NUM_SIMD); u++) begin
-        if (unit_sleep_o[u]) usl_q[u] <= usl_q[u] + 1'b1;
-        if (unit_sleep_o[u] && !unit_prev_q[u]) uev_q[u] <= uev_q[u] + 1'b1;
+        if (en_i && unit_sleep_o[u]) usl_q[u] <= usl_q[u] + 1'b1;
+        if (en_i && unit_sleep_o[u] && !unit_prev_q[u]) uev_q[u] <= uev_q[u] + 1'b1;
       end
     end
   end
@@ -258,9 +259,9 @@ module wg_pg_ctrl #(
       cev_q <= '0;
       cws_q <= '0;
     end else begin
-      if (core_q == S_SLEEP) csl_q <= csl_q + 1'b1;
-      if (core_event) cev_q <= cev_q + 1'b1;
-      if (core_demand_i && core_q != S_ON) cws_q <= cws_q + 1'b1;
+      if (en_i && core_q == S_SLEEP) csl_q <= csl_q + 1'b1;
+      if (en_i && core_event) cev_q <= cev_q + 1'b1;
+      if (en_i && core_demand_i && core_q != S_ON) cws_q <= cws_q + 1'b1;
     end
   end
 

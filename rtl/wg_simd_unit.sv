@@ -60,7 +60,8 @@ module wg_simd_unit #(
   output logic      [1023:0]         out_data_o,
   output logic      [31:0]           out_pred_o,
   output logic      [31:0]           out_mask_o,
-  output logic      [SIMD_WIDTH-1:0] lane_busy_o
+  output logic      [SIMD_WIDTH-1:0] lane_busy_o,
+  output logic      [SIMD_WIDTH-1:0] lane_work_o   // lane holds work (operand registers or a stage)
 );
 
   localparam int unsigned W       = SIMD_WIDTH;
@@ -226,7 +227,7 @@ module wg_simd_unit #(
   assign wb_pass  = ppass_q[FP_LAT*PASS_W +: PASS_W];
 
   // ---- Lanes ----------------------------------------------------------------------------
-  logic [W-1:0]      lane_out_valid, lane_out_pred, lane_busy;
+  logic [W-1:0]      lane_out_valid, lane_out_pred, lane_busy, lane_work;
   logic [ROW_W-1:0]  lane_out_data;
 
   for (genvar l = 0; l < W; l++) begin : g_lane
@@ -335,6 +336,7 @@ module wg_simd_unit #(
     assign pred = dint_q[FP_LAT] ? dpred_q[FP_LAT] : fp_pred;
 
     assign lane_has_work = v_q || (|dv_q);
+    assign lane_work[l]  = lane_has_work;
     assign lane_raw      = {v_q, dv_q[FP_LAT], pred, res};
 
     wg_pg_cell #(
@@ -357,6 +359,7 @@ module wg_simd_unit #(
   end
 
   assign lane_busy_o = lane_busy;
+  assign lane_work_o = lane_work;
 
   // ---- Output row ----------------------------------------------------------------------
   // Pass p's results go to threads p*W .. p*W+W-1. A slot is written only by a lane

@@ -108,8 +108,18 @@ module wg_sm #(
   output logic                               ret_last_o,
   output logic [1023:0]                      ret_data_o,
 
-  // Power-gating hooks.
+  // Power gating (docs/power-gating.md). lane_en_i forces lanes off (1 = the controller
+  // decides); the controls are kernel registers CFG_PG_*.
   input  wire logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_en_i,
+  input  wire logic                          pg_re_i,        // counter read port (section 4.1)
+  input  wire logic [11:0]                   pg_raddr_i,
+  output logic [63:0]                        pg_rdata_o,
+  input  wire logic                          pg_hist_re_i,   // histogram read: unit x 1024 + L - 1
+  input  wire logic [15:0]                   pg_hist_addr_i,
+  output logic [31:0]                        pg_hist_data_o, // the cycle after pg_hist_re_i
+  output logic                               pg_busy_o,      // histogram engines busy
+  output logic [2*NUM_SIMD*SIMD_WIDTH-1:0]   pg_state_o,     // every lane's state this cycle (2 bits)
+  output logic                               pg_count_o,     // this cycle is counted (the window)
 
   // Counters (docs/sm-pipeline.md).
   output logic [63:0]                        cnt_cycles_o,
@@ -246,6 +256,208 @@ module wg_sm #(
   logic sched_halt;
   assign sched_halt = halt_cfg || faulted_q || hold;
 
+  // ---------------------------------------------------------------------------
+  // Power gating (docs/power-gating.md sections 2, 4, 5).
+  // ---------------------------------------------------------------------------
+  localparam int unsigned NL     = NUM_SIMD * SIMD_WIDTH;
+  localparam int unsigned PASSES = 32 / SIMD_WIDTH;
+  localparam int unsigned PG_CW  = 20;
+
+  logic [31:0] pg_ctl;
+  logic        pg_close_q, pg_clear_q, pg_frozen_q, pg_en, cta_rdy, pg_core_on;
+  logic [NL-1:0]       pg_work, pg_hold, pg_demand, pg_on, pg_ctrl_on, pg_may_sleep;
+  logic [2*NL-1:0]     pg_state;
+  logic [NUM_SIMD-1:0] pg_block, pg_stall, pg_unit_sleep, pg_acct_busy, pg_acct_ready;
+  assign pg_ctl = cfg_q[5'(wg_sm_pkg::CFG_PG_CTRL)];
+
+  // Close (bit 8) and clear (bit 9) are strobes of a PG_CTRL write. A close records the
+  // open idle intervals and stops counting (the window ends) until a clear or a reset; a
+  // clear zeroes the counters and sweeps the histograms (pg_busy_o), then counting resumes.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pg_close_q  <= 1'b0;
+      pg_clear_q  <= 1'b0;
+      pg_frozen_q <= 1'b0;
+    end else begin
+      pg_close_q <= cfg_we_i && cfg_addr_i == wg_sm_pkg::CFG_PG_CTRL && cfg_wdata_i[8];
+      pg_clear_q <= cfg_we_i && cfg_addr_i == wg_sm_pkg::CFG_PG_CTRL && cfg_wdata_i[9];
+      if (pg_clear_q) pg_frozen_q <= 1'b0;
+      else if (pg_close_q) pg_frozen_q <= 1'b1;
+    end
+  end
+  assign pg_en = !pg_frozen_q && (&pg_acct_ready) && !pg_clear_q;
+
+  // Demand: the lanes of the instruction each scheduler has selected, when it goes to the
+  // SIMD unit (thread t on lane t mod SIMD_WIDTH). It is not issued while any of them is
+  // not powered; a cycle in which only that holds it back is a wake-up stall.
+  for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
+    wg_sm_pkg::uop_t       ku;
+    logic [SIMD_WIDTH-1:0] need;
+    logic                  ku_unused;
+    assign ku        = is_uop[k*UOP_W +: UOP_W];
+    assign ku_unused = ^ku;
+    always_comb begin
+      need = '0;
+      if (is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD) begin
+        for (int p = 0; p < 32'(PASSES); p++) need = need | is_exec[k*32 + p*SIMD_WIDTH +: SIMD_WIDTH];
+      end
+    end
+    assign pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = need;
+    assign pg_block[k] = (need & ~pg_on[k*SIMD_WIDTH +: SIMD_WIDTH]) != '0;
+    assign pg_stall[k] = pg_block[k] && is_ready[k];
+  end
+
+  // Lanes taken out of use by the warp issue control (section 3): none yet.
+  assign pg_may_sleep = '0;
+  assign pg_on        = pg_ctrl_on & lane_en_i;
+
+  logic [NUM_SIMD*48-1:0] pg_unit_sleep_cnt, pg_unit_events;
+  logic [47:0]            pg_core_sleep_cnt, pg_core_events, pg_core_wstall;
+  logic                   pg_core_sleep;
+
+  wg_pg_ctrl #(
+    .NUM_SIMD   (NUM_SIMD),
+    .SIMD_WIDTH (SIMD_WIDTH),
+    .CW         (PG_CW),
+    .CNT_W      (48)
+  ) u_pg_ctrl (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .pol_lane_i        (pg_ctl[0]),
+    .pol_unit_i        (pg_ctl[1]),
+    .pol_core_i        (pg_ctl[2]),
+    .blackout_i        (pg_ctl[3]),
+    .bet_i             (PG_CW'(cfg_q[5'(wg_sm_pkg::CFG_PG_BET)])),
+    .idle_detect_i     (PG_CW'(cfg_q[5'(wg_sm_pkg::CFG_PG_IDLE)])),
+    .wakeup_i          (PG_CW'(cfg_q[5'(wg_sm_pkg::CFG_PG_WAKE)])),
+    .work_i            (pg_work),
+    .hold_i            (pg_hold),
+    .demand_i          (pg_demand),
+    .may_sleep_i       (pg_may_sleep),
+    .lane_on_o         (pg_ctrl_on),
+    .lane_state_o      (pg_state),
+    .unit_sleep_o      (pg_unit_sleep),
+    .core_idle_i       (!resident && lsu_idle),
+    .core_demand_i     (cta_valid_i),
+    .core_on_o         (pg_core_on),
+    .core_sleep_o      (pg_core_sleep),
+    .en_i              (pg_en),
+    .clear_i           (pg_clear_q),
+    .unit_sleep_cnt_o  (pg_unit_sleep_cnt),
+    .unit_events_o     (pg_unit_events),
+    .core_sleep_cnt_o  (pg_core_sleep_cnt),
+    .core_events_o     (pg_core_events),
+    .core_wake_stall_o (pg_core_wstall)
+  );
+
+  assign cta_ready_o = cta_rdy && pg_core_on;
+
+  // Accounting: one block per SIMD unit (lane counters, idle-interval histogram).
+  logic [NUM_SIMD*SIMD_WIDTH*48-1:0] pa_active, pa_idle, pa_sleep, pa_wake, pa_events;
+  logic [NUM_SIMD*48-1:0]            pa_over_count, pa_over_sum, pa_lost;
+  logic [NUM_SIMD*32-1:0]            pa_hist;
+  logic                              pg_hist_unit_q;
+
+  for (genvar u = 0; u < NUM_SIMD; u++) begin : g_acct
+    wg_pg_acct #(
+      .NUM_LANES (SIMD_WIDTH),
+      .HIST_BINS (1024),
+      .CNT_W     (48)
+    ) u_acct (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .en_i         (pg_en),
+      .state_i      (pg_state[u*2*SIMD_WIDTH +: 2*SIMD_WIDTH]),
+      .close_i      (pg_close_q && !pg_frozen_q),
+      .clear_i      (pg_clear_q),
+      .busy_o       (pg_acct_busy[u]),
+      .ready_o      (pg_acct_ready[u]),
+      .active_o     (pa_active[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .idle_o       (pa_idle[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .sleep_o      (pa_sleep[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .wake_o       (pa_wake[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .events_o     (pa_events[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .over_count_o (pa_over_count[u*48 +: 48]),
+      .over_sum_o   (pa_over_sum[u*48 +: 48]),
+      .lost_o       (pa_lost[u*48 +: 48]),
+      .hist_re_i    (pg_hist_re_i && 32'(pg_hist_addr_i[15:10]) == u),
+      .hist_raddr_i (pg_hist_addr_i[9:0]),
+      .hist_rdata_o (pa_hist[u*32 +: 32])
+    );
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) pg_hist_unit_q <= 1'b0;
+    else if (pg_hist_re_i) pg_hist_unit_q <= pg_hist_addr_i[10];
+  end
+  assign pg_hist_data_o = (NUM_SIMD > 1 && pg_hist_unit_q) ? pa_hist[32 +: 32] : pa_hist[0 +: 32];
+  assign pg_busy_o      = |pg_acct_busy;
+  assign pg_state_o     = pg_state;
+  assign pg_count_o     = pg_en;
+
+  // SM-level counters (section 4.1), counted with the lanes' (pg_en).
+  logic [47:0] pg_cycles_q, pg_wstall_q, pg_core_act_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || pg_clear_q) begin
+      pg_cycles_q   <= '0;
+      pg_wstall_q   <= '0;
+      pg_core_act_q <= '0;
+    end else if (pg_en) begin
+      pg_cycles_q   <= pg_cycles_q + 48'd1;
+      pg_wstall_q   <= pg_wstall_q + 48'($countones(pg_stall));
+      if (busy_o) pg_core_act_q <= pg_core_act_q + 48'd1;
+    end
+  end
+
+  // Read port: lane counters at {lane, kind} (lane = u x SIMD_WIDTH + l; kind 0 active,
+  // 1 idle, 2 sleep, 3 wake, 4 events), 0x400 + 8u + k per unit (0 sleep, 1 events,
+  // 2 hist_over_count, 3 hist_over_sum, 4 hist_lost), 0x600 + k per SM (0 cycles counted,
+  // 1 wake stall, 2 core active, 3 core sleep, 4 core events, 5 core wake stall, 6 state:
+  // bit 0 counting, bit 1 closed). Formed only under pg_re_i.
+  always_comb begin
+    pg_rdata_o = '0;
+    if (pg_re_i) begin
+      if (pg_raddr_i[11:10] == 2'd0) begin
+        for (int i = 0; i < 32'(NL); i++) begin
+          if (32'(pg_raddr_i[9:3]) == i) begin
+            unique case (pg_raddr_i[2:0])
+              3'd0: pg_rdata_o = 64'(pa_active[i*48 +: 48]);
+              3'd1: pg_rdata_o = 64'(pa_idle[i*48 +: 48]);
+              3'd2: pg_rdata_o = 64'(pa_sleep[i*48 +: 48]);
+              3'd3: pg_rdata_o = 64'(pa_wake[i*48 +: 48]);
+              3'd4: pg_rdata_o = 64'(pa_events[i*48 +: 48]);
+              default: ;
+            endcase
+          end
+        end
+      end else if (pg_raddr_i[11:9] == 3'b100) begin
+        for (int u = 0; u < 32'(NUM_SIMD); u++) begin
+          if (32'(pg_raddr_i[8:3]) == u) begin
+            unique case (pg_raddr_i[2:0])
+              3'd0: pg_rdata_o = 64'(pg_unit_sleep_cnt[u*48 +: 48]);
+              3'd1: pg_rdata_o = 64'(pg_unit_events[u*48 +: 48]);
+              3'd2: pg_rdata_o = 64'(pa_over_count[u*48 +: 48]);
+              3'd3: pg_rdata_o = 64'(pa_over_sum[u*48 +: 48]);
+              3'd4: pg_rdata_o = 64'(pa_lost[u*48 +: 48]);
+              default: ;
+            endcase
+          end
+        end
+      end else if (pg_raddr_i[11:8] == 4'b1100) begin
+        unique case (pg_raddr_i[7:0])
+          8'd0: pg_rdata_o = 64'(pg_cycles_q);
+          8'd1: pg_rdata_o = 64'(pg_wstall_q);
+          8'd2: pg_rdata_o = 64'(pg_core_act_q);
+          8'd3: pg_rdata_o = 64'(pg_core_sleep_cnt);
+          8'd4: pg_rdata_o = 64'(pg_core_events);
+          8'd5: pg_rdata_o = 64'(pg_core_wstall);
+          8'd6: pg_rdata_o = {62'd0, pg_frozen_q, pg_en};
+          default: ;
+        endcase
+      end
+    end
+  end
+
   wg_fetch #(
     .NUM_WARPS  (NUM_WARPS),
     .NUM_SIMD   (NUM_SIMD),
@@ -316,7 +528,7 @@ module wg_sm #(
       .lwb_warp_i    (lwb_warp),
       .lwb_reg_i     (lwb_reg),
       .is_valid_o    (is_valid[k]),
-      .is_ready_i    (is_ready[k]),
+      .is_ready_i    (is_ready[k] && !pg_block[k]),
       .is_warp_o     (is_warp[k*WARP_W +: WARP_W]),
       .is_uop_o      (is_uop[k*UOP_W +: UOP_W]),
       .is_active_o   (is_active[k*32 +: 32]),
@@ -359,7 +571,7 @@ module wg_sm #(
     ) u_exec (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .lane_en_i       (lane_en_i[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .lane_en_i       (pg_on[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .hold_i          (hold),
       .tbl_valid_i     (tbl_valid[k]),
       .tbl_ready_o     (tbl_ready[k]),
@@ -368,7 +580,7 @@ module wg_sm #(
       .tbl_nregs_i     (regs),
       .clr_busy_o      (clr_busy[k]),
       .pipe_empty_o    (pipe_empty[k]),
-      .is_valid_i      (is_valid[k]),
+      .is_valid_i      (is_valid[k] && !pg_block[k]),
       .is_ready_o      (is_ready[k]),
       .is_warp_i       (is_warp[k*WARP_W +: WARP_W]),
       .is_uop_i        (is_uop[k*UOP_W +: UOP_W]),
@@ -410,7 +622,9 @@ module wg_sm #(
       .ret_meta_o      (rt_meta[k*RM_W +: RM_W]),
       .ret_data_o      (rt_data[k*1024 +: 1024]),
       .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
-      .cnt_wr_conf_o   (wr_conf[k*32 +: 32])
+      .cnt_wr_conf_o   (wr_conf[k*32 +: 32]),
+      .lane_work_o     (pg_work[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .lane_hold_o     (pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH])
     );
   end
 
@@ -484,8 +698,8 @@ module wg_sm #(
     .smem_cap_i     (l1_split ? 32'(DMEM_BYTES / 4) : 32'(DMEM_BYTES * 3 / 4)),
     .threads_i      (cfg_q[5'(wg_sm_pkg::CFG_THREADS)]),
     .ntid_i         (ntid),
-    .cta_valid_i    (cta_valid_i),
-    .cta_ready_o    (cta_ready_o),
+    .cta_valid_i    (cta_valid_i && pg_core_on),
+    .cta_ready_o    (cta_rdy),
     .cta_id_i       (cta_id_i),
     .cta_linear_i   (cta_linear_i),
     .done_valid_o   (done_valid_o),
@@ -839,6 +1053,11 @@ module wg_sm #(
   assign busy_o = resident || !lsu_idle;
 
   logic unused_ok;
-  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2]};
+  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2],
+                       // issue control and compaction (section 3) read these; not yet built
+                       pg_ctl[31:4], cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)], cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)],
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_UP)], cfg_q[5'(wg_sm_pkg::CFG_PG_BET)][31:PG_CW],
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_IDLE)][31:PG_CW], cfg_q[5'(wg_sm_pkg::CFG_PG_WAKE)][31:PG_CW],
+                       pg_unit_sleep, pg_core_sleep};
 
 endmodule

@@ -49,7 +49,15 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_TOTAL_THREADS = 5'd14;
   localparam logic [4:0] CFG_CTRL          = 5'd15;
   localparam logic [4:0] CFG_L1_CTRL       = 5'd16;  // bit 0 Fermi mode, 1 48 KB L1, 2 flush
-  localparam int unsigned NUM_CFG = 17;
+  // Power gating (docs/power-gating.md section 5), writable at any time.
+  localparam logic [4:0] CFG_PG_CTRL       = 5'd17; // policies, blackout; strobes close (8), clear (9)
+  localparam logic [4:0] CFG_PG_BET        = 5'd18;
+  localparam logic [4:0] CFG_PG_IDLE       = 5'd19;
+  localparam logic [4:0] CFG_PG_WAKE       = 5'd20;
+  localparam logic [4:0] CFG_PG_SLICE      = 5'd21;
+  localparam logic [4:0] CFG_PG_DOWN       = 5'd22; // 3 x 8 bits, percent
+  localparam logic [4:0] CFG_PG_UP         = 5'd23; // 3 x 8 bits, percent
+  localparam int unsigned NUM_CFG = 24;
 
   // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
   localparam int unsigned MC_GLD_REQ        = 0;

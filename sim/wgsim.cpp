@@ -18,6 +18,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <vector>
 
 #include "Vwg_sm.h"
 
@@ -60,6 +61,8 @@ namespace {
 
 constexpr int kEinval = -1;   // WG_EINVAL
 constexpr int kEnomem = -2;   // WG_ENOMEM
+constexpr uint32_t kCfgPgCtrl = 17; // wg_sm_pkg::CFG_PG_CTRL
+constexpr uint32_t kPgClose = 1u << 8, kPgClear = 1u << 9;
 
 struct Launch {
 	uint32_t x, y, z, linear;
@@ -89,6 +92,13 @@ struct wgsim {
 	std::deque<wgsim_mreq> mreqs;
 	std::deque<wgsim_retire> retires;
 	std::deque<uint32_t> dones;
+	uint32_t pg_ctrl = 0; // CFG_PG_CTRL as last written, without the strobes
+	// Shadow accounting (opts.pg_shadow): per lane counters and the open interval's length.
+	std::vector<uint64_t> sh_cnt;  // lane * 5 + state (0..3), + 4 events
+	std::vector<uint64_t> sh_len;
+	std::vector<uint8_t> sh_prev;
+	std::vector<uint64_t> sh_lens; // closed intervals
+	uint64_t sh_cycles = 0;
 };
 
 static void dump(wgsim *s)
@@ -98,6 +108,61 @@ static void dump(wgsim *s)
 		s->fst->dump(s->ctx->time());
 #endif
 	s->ctx->timeInc(1);
+}
+
+// A clock edge with the inputs as they are (reset sweep, histogram reads).
+static void shadow_sample(wgsim *s);
+
+static void raw_tick(wgsim *s)
+{
+	s->top->clk_i = 0;
+	s->top->eval();
+	shadow_sample(s);
+	dump(s);
+	s->top->clk_i = 1;
+	s->top->eval();
+	dump(s);
+	s->cycle++;
+}
+
+static int pg_busy(const wgsim *s)
+{
+	return s->top->pg_busy_o;
+}
+
+constexpr unsigned kLanes = WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH;
+
+static void shadow_clear(wgsim *s)
+{
+	s->sh_cnt.assign(kLanes * 5, 0);
+	s->sh_len.assign(kLanes, 0);
+	s->sh_prev.assign(kLanes, 0);
+	s->sh_lens.clear();
+	s->sh_cycles = 0;
+}
+
+// The lane states of the cycle being evaluated (clock low, before the edge).
+static void shadow_sample(wgsim *s)
+{
+	if (!s->opts.pg_shadow || !s->top->pg_count_o)
+		return;
+	uint64_t st = (uint64_t)s->top->pg_state_o;
+	static_assert(kLanes <= 32, "pg_state_o is read as one 64-bit word");
+	s->sh_cycles++;
+	for (unsigned l = 0; l < kLanes; l++) {
+		unsigned v = (unsigned)(st >> (2 * l)) & 3;
+		s->sh_cnt[l * 5 + v]++;
+		if (s->sh_prev[l] == 1 && v == 2)
+			s->sh_cnt[l * 5 + 4]++;
+		s->sh_prev[l] = (uint8_t)v;
+		if (v == 0) {
+			if (s->sh_len[l])
+				s->sh_lens.push_back(s->sh_len[l]);
+			s->sh_len[l] = 0;
+		} else {
+			s->sh_len[l]++;
+		}
+	}
 }
 
 static void set_wide(uint32_t *w, const uint8_t *bytes, unsigned n)
@@ -150,6 +215,7 @@ static int cycle(wgsim *s)
 
 	t->clk_i = 0;
 	t->eval();
+	shadow_sample(s);
 	dump(s);
 
 	bool cta_fire = t->cta_valid_i && t->cta_ready_o;
@@ -228,7 +294,10 @@ int wgsim_create(struct wgsim **sp, const struct wgsim_opts *opts)
 	s->ctx->randReset(0);
 	s->top = new Vwg_sm(s->ctx.get(), "sm");
 	s->top->sm_id_i = s->opts.sm_id & 0xFF;
-	/* All lanes powered (the power-gating work drives lane_en_i later). */
+	shadow_clear(s);
+	/* No lane forced off: the power-gating controller drives the lanes. */
+	s->top->pg_re_i = 0;
+	s->top->pg_hist_re_i = 0;
 	using lane_t = std::remove_reference<decltype(s->top->lane_en_i)>::type;
 	s->top->lane_en_i = static_cast<lane_t>(WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH >= 64
 	                                            ? ~0ull
@@ -304,6 +373,11 @@ void wgsim_reset(struct wgsim *s)
 		s->cycle++;
 	}
 	t->rst_ni = 1;
+	s->pg_ctrl = 0;
+	shadow_clear(s);
+	// The power-gating histograms are swept after reset (1024 cycles); the window opens then.
+	for (int i = 0; i < 4096 && pg_busy(s); i++)
+		raw_tick(s);
 	s->mreqs.clear();
 	s->retires.clear();
 	s->dones.clear();
@@ -313,6 +387,8 @@ int wgsim_cfg_write(struct wgsim *s, uint32_t addr, uint32_t value)
 {
 	if (!s || addr >= 32) // cfg_addr_i is 5 bits (L1_CTRL is 16)
 		return kEinval;
+	if (addr == kCfgPgCtrl)
+		s->pg_ctrl = value & ~(kPgClose | kPgClear);
 	s->cfg.push_back({addr, value});
 	return 0;
 }
@@ -468,6 +544,113 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = all[i];
 	return n;
+}
+
+static uint64_t pg_word(wgsim *s, uint32_t addr)
+{
+	Vwg_sm *t = s->top;
+	t->pg_re_i = 1;
+	t->pg_raddr_i = addr;
+	t->eval();
+	uint64_t v = t->pg_rdata_o;
+	t->pg_re_i = 0;
+	t->eval();
+	return v;
+}
+
+int wgsim_pg_close(struct wgsim *s)
+{
+	if (!s)
+		return kEinval;
+	s->cfg.push_back({kCfgPgCtrl, s->pg_ctrl | kPgClose});
+	// The write, the close strobe, then the engines drain (a few cycles per pending interval).
+	for (int i = 0; i < 100000; i++) {
+		if (cycle(s))
+			return 1;
+		if (s->cfg.empty() && i > 3 && !pg_busy(s) && (pg_word(s, 0x606) & 2))
+			return 0;
+	}
+	return kEinval;
+}
+
+int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
+{
+	if (!s || !pg)
+		return kEinval;
+	memset(pg, 0, sizeof(*pg));
+	pg->lanes = WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH;
+	pg->units = WGSIM_NUM_SIMD;
+	static_assert(WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH <= WGSIM_PG_MAX_LANES, "lanes");
+	static_assert(WGSIM_NUM_SIMD <= WGSIM_PG_MAX_UNITS, "units");
+	for (uint32_t l = 0; l < pg->lanes; l++) {
+		pg->active[l] = pg_word(s, l * 8 + 0);
+		pg->idle[l] = pg_word(s, l * 8 + 1);
+		pg->sleep[l] = pg_word(s, l * 8 + 2);
+		pg->wake[l] = pg_word(s, l * 8 + 3);
+		pg->events[l] = pg_word(s, l * 8 + 4);
+	}
+	for (uint32_t u = 0; u < pg->units; u++) {
+		pg->unit_sleep[u] = pg_word(s, 0x400 + u * 8 + 0);
+		pg->unit_events[u] = pg_word(s, 0x400 + u * 8 + 1);
+		pg->over_count[u] = pg_word(s, 0x400 + u * 8 + 2);
+		pg->over_sum[u] = pg_word(s, 0x400 + u * 8 + 3);
+		pg->lost[u] = pg_word(s, 0x400 + u * 8 + 4);
+	}
+	pg->cycles = pg_word(s, 0x600);
+	pg->wake_stall = pg_word(s, 0x601);
+	pg->core_active = pg_word(s, 0x602);
+	pg->core_sleep = pg_word(s, 0x603);
+	pg->core_events = pg_word(s, 0x604);
+	pg->core_wake_stall = pg_word(s, 0x605);
+	if (pg_busy(s))
+		return kEinval; // the engines still hold intervals: close first
+	Vwg_sm *t = s->top;
+	for (uint32_t u = 0; u < pg->units; u++) {
+		for (uint32_t a = 0; a < WGSIM_PG_BINS; a++) {
+			t->pg_hist_re_i = 1;
+			t->pg_hist_addr_i = u * WGSIM_PG_BINS + a;
+			raw_tick(s);
+			pg->hist[u][a + 1] = t->pg_hist_data_o; // address a holds bin a + 1
+		}
+	}
+	t->pg_hist_re_i = 0;
+	t->eval();
+	return 0;
+}
+
+int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n)
+{
+	if (!s || !pg || !s->opts.pg_shadow)
+		return kEinval;
+	memset(pg, 0, sizeof(*pg));
+	pg->lanes = kLanes;
+	pg->units = WGSIM_NUM_SIMD;
+	pg->cycles = s->sh_cycles;
+	for (unsigned l = 0; l < kLanes; l++) {
+		pg->active[l] = s->sh_cnt[l * 5 + 0];
+		pg->idle[l] = s->sh_cnt[l * 5 + 1];
+		pg->sleep[l] = s->sh_cnt[l * 5 + 2];
+		pg->wake[l] = s->sh_cnt[l * 5 + 3];
+		pg->events[l] = s->sh_cnt[l * 5 + 4];
+		if (s->sh_len[l]) { // open at the end of the window: closed there
+			s->sh_lens.push_back(s->sh_len[l]);
+			s->sh_len[l] = 0;
+		}
+	}
+	// The intervals of all lanes into unit 0's histogram (the host adds the units anyway).
+	for (uint64_t len : s->sh_lens) {
+		if (len <= WGSIM_PG_BINS) {
+			pg->hist[0][len]++;
+		} else {
+			pg->over_count[0]++;
+			pg->over_sum[0] += len;
+		}
+	}
+	if (lens)
+		*lens = s->sh_lens.data();
+	if (n)
+		*n = s->sh_lens.size();
+	return 0;
 }
 
 } // extern "C"

@@ -32,6 +32,7 @@ struct wgsim_opts {
 	const char *trace_fst; /* FST waveform file, NULL = no tracing */
 	uint64_t trace_start;  /* first cycle traced */
 	uint32_t sm_id;
+	int pg_shadow; /* keep the power-gating accounting from every cycle's lane states too */
 };
 
 int wgsim_create(struct wgsim **s, const struct wgsim_opts *opts); /* opts may be NULL */
@@ -99,6 +100,39 @@ struct wgsim_counter {
 };
 /* Fills up to max entries; returns the number of counters. */
 int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max);
+
+/*
+ * Power-gating accounting (docs/power-gating.md section 4). The window opens when the
+ * histogram sweep after reset is over (wgsim_reset waits for it) and runs until
+ * wgsim_pg_close, which records the open idle intervals and stops counting (the SM's
+ * CFG_PG_CTRL close strobe, written with the policy bits last written); it steps the
+ * model until the histogram engines are idle. wgsim_pg_read then reads every counter
+ * and both histograms (1024 clocked reads per unit, on an idle SM). Lane i is lane
+ * i mod simd_width of unit i / simd_width.
+ */
+#define WGSIM_PG_MAX_LANES 64
+#define WGSIM_PG_MAX_UNITS 4
+#define WGSIM_PG_BINS 1024
+struct wgsim_pg {
+	uint32_t lanes, units;
+	uint64_t cycles;                  /* cycles counted (the window) */
+	uint64_t active[WGSIM_PG_MAX_LANES], idle[WGSIM_PG_MAX_LANES];
+	uint64_t sleep[WGSIM_PG_MAX_LANES], wake[WGSIM_PG_MAX_LANES];
+	uint64_t events[WGSIM_PG_MAX_LANES];
+	uint64_t unit_sleep[WGSIM_PG_MAX_UNITS], unit_events[WGSIM_PG_MAX_UNITS];
+	uint64_t over_count[WGSIM_PG_MAX_UNITS], over_sum[WGSIM_PG_MAX_UNITS], lost[WGSIM_PG_MAX_UNITS];
+	uint64_t hist[WGSIM_PG_MAX_UNITS][WGSIM_PG_BINS + 1]; /* hist[u][L], L = 1..1024 */
+	uint64_t wake_stall, core_active, core_sleep, core_events, core_wake_stall;
+};
+int wgsim_pg_close(struct wgsim *s);
+int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg);
+/*
+ * With opts.pg_shadow: the same counters (lanes, units' histograms, lost 0), formed here
+ * from the lane states of every counted cycle (pg_state_o, pg_count_o) since the last
+ * wgsim_reset, with the open intervals closed at the last counted cycle; and the length
+ * of every idle interval in lens[0 .. *n-1] (valid until the next wgsim_reset).
+ */
+int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n);
 
 #ifdef __cplusplus
 }

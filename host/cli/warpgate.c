@@ -217,6 +217,10 @@ static void run_help(void)
 	     "                          the gpu target also takes configuration keys (docs/config.md)\n"
 	     "      --cta-policy NAME   CTA dispatch on the gpu target: rr, consolidate or congestion\n"
 	     "                          (docs/dispatch.md; the same as --option cta_policy=NAME)\n"
+	     "      --pg MODE           power gating (sim, gpu targets): off, normal (lanes gated after\n"
+	     "                          idle_detect_cycles), issue (+ warp issue control), comp (+ thread\n"
+	     "                          compaction), mix (both); the same as --option pg=MODE\n"
+	     "      --bet N             break-even time in cycles (the same as --option bet_cycles=N)\n"
 	     "  -q, --quiet             no summary line\n"
 	     "  -h, --help              this text\n"
 	     "\n"
@@ -395,6 +399,7 @@ static int cmd_run(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
 		{ "trace-fst", required_argument, NULL, 'T' }, { "option", required_argument, NULL, 'O' },
 		{ "cta-policy", required_argument, NULL, 'P' },
+		{ "pg", required_argument, NULL, 'G' }, { "bet", required_argument, NULL, 'B' },
 		{ 0 }
 	};
 	const char *kname = NULL, *target = "func", *config = NULL, *json = NULL, *retire = NULL;
@@ -452,6 +457,27 @@ static int cmd_run(int argc, char **argv)
 				die_usage("run", "--cta-policy expects rr, consolidate or congestion");
 			snprintf(pol, sizeof(pol), "cta_policy=%s", optarg);
 			options[noptions++] = pol;
+			break;
+		}
+		case 'G': {
+			static char pg[64];
+
+			if (noptions == 32 || (strcmp(optarg, "off") && strcmp(optarg, "normal") && strcmp(optarg, "issue") &&
+			                       strcmp(optarg, "comp") && strcmp(optarg, "mix")))
+				die_usage("run", "--pg expects off, normal, issue, comp or mix");
+			snprintf(pg, sizeof(pg), "pg=%s", optarg);
+			options[noptions++] = pg;
+			break;
+		}
+		case 'B': {
+			static char bet[64];
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (noptions == 32 || *end || end == optarg || !v || v > 100000)
+				die_usage("run", "--bet expects 1..100000 cycles");
+			snprintf(bet, sizeof(bet), "bet_cycles=%lu", v);
+			options[noptions++] = bet;
 			break;
 		}
 		case 'h': run_help(); return 0;

@@ -61,6 +61,15 @@ static const struct key_desc keys[] = {
 	U32("bet_cycles", bet_cycles, 1, 100000, "power-gating break-even time"),
 	U32("wakeup_cycles", wakeup_cycles, 0, 100000, "power-gating wake-up latency"),
 	U32("idle_detect_cycles", idle_detect_cycles, 0, 100000, "idle cycles before a lane is gated"),
+	U32("pg_lane", pg_lane, 0, 1, "power gating: lane policy on"),
+	U32("pg_unit", pg_unit, 0, 1, "power gating: SIMD-unit level on"),
+	U32("pg_core", pg_core, 0, 1, "power gating: core level on"),
+	U32("pg_issue_ctrl", pg_issue_ctrl, 0, 1, "power gating: warp issue control on"),
+	U32("pg_compaction", pg_compaction, 0, 1, "power gating: thread compaction on"),
+	U32("pg_blackout", pg_blackout, 0, 1, "power gating: a gated lane stays off at least bet_cycles"),
+	U32("pg_slice_cycles", pg_slice_cycles, 1, 1000000, "power gating: issue-control time slice"),
+	STR("pg_down_pct", pg_down_pct, "power gating: utilisation bands of S1, S2, S3 (percent list)"),
+	STR("pg_up_pct", pg_up_pct, "power gating: up thresholds of S2, S3, S4 (percent list)"),
 	F64("pg_lane_leak_mw", pg_lane_leak_mw, 0.0, 1e6, "leakage power of one powered lane, mW"),
 	F64("pg_sleep_leak_pct", pg_sleep_leak_pct, 0.0, 100.0, "leakage left while a lane sleeps, %"),
 	STR("pg_bet_mode", pg_bet_mode, "BET: given (bet_cycles) or circuit (from pg_switch_pj, pg_recharge_pj)"),
@@ -110,6 +119,9 @@ void wg_config_default(struct wg_config *c)
 	c->bet_cycles = 100;
 	c->wakeup_cycles = 3;
 	c->idle_detect_cycles = 5;
+	c->pg_slice_cycles = 100;
+	strcpy(c->pg_down_pct, "75,50,25");
+	strcpy(c->pg_up_pct, "60,40,20");
 	c->pg_lane_leak_mw = 2.0;
 	c->pg_sleep_leak_pct = 5.0;
 	strcpy(c->pg_bet_mode, "given");
@@ -130,8 +142,31 @@ static const struct key_desc *find_key(const char *key)
 	return NULL;
 }
 
+int wg_config_set_pg(struct wg_config *c, const char *mode, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		uint32_t lane, issue, comp;
+	} modes[] = {
+		{ "off", 0, 0, 0 }, { "normal", 1, 0, 0 }, { "issue", 1, 1, 0 }, { "comp", 1, 0, 1 }, { "mix", 1, 1, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (mode && !strcmp(mode, modes[i].name)) {
+			c->pg_lane = modes[i].lane;
+			c->pg_issue_ctrl = modes[i].issue;
+			c->pg_compaction = modes[i].comp;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "value of 'pg' is '%s', expected off, normal, issue, comp or mix", mode ? mode : "");
+	return WG_ECONFIG;
+}
+
 int wg_config_set(struct wg_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
+	if (key && !strcmp(key, "pg"))
+		return wg_config_set_pg(c, value, err, errlen);
 	const struct key_desc *k = find_key(key);
 	char *end;
 
@@ -160,6 +195,15 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 		if (!strcmp(key, "pg_bet_mode") && strcmp(value, "given") && strcmp(value, "circuit")) {
 			snprintf(err, errlen, "value of 'pg_bet_mode' is '%s', expected given or circuit", value);
 			return WG_ECONFIG;
+		}
+		if (!strcmp(key, "pg_down_pct") || !strcmp(key, "pg_up_pct")) {
+			uint32_t pct[3];
+			char msg[200];
+
+			if (wg_config_parse_pct3(value, pct, msg, sizeof(msg))) {
+				snprintf(err, errlen, "%s: %s", key, msg);
+				return WG_ECONFIG;
+			}
 		}
 		if (!strcmp(key, "pg_dyn_pj")) {
 			double dyn[WG_CLASS_COUNT];
@@ -323,4 +367,40 @@ void wg_config_write(const struct wg_config *c, FILE *out)
 			fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
 		fprintf(out, "    # %s\n", k->help);
 	}
+}
+
+int wg_config_parse_pct3(const char *s, uint32_t out[3], char *err, size_t errlen)
+{
+	const char *p = s;
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		unsigned long v;
+
+		if (*p < '0' || *p > '9') {
+			snprintf(err, errlen, "item %d at position %d: '%s' is not a percentage 0..100", i + 1,
+			         (int)(p - s) + 1, p);
+			return WG_EINVAL;
+		}
+		v = strtoul(p, &end, 10);
+		if (v > 100) {
+			snprintf(err, errlen, "item %d at position %d: %lu is above 100", i + 1, (int)(p - s) + 1, v);
+			return WG_EINVAL;
+		}
+		out[i] = (uint32_t)v;
+		p = end;
+		if (i < 2) {
+			if (*p != ',') {
+				snprintf(err, errlen, "position %d: expected ',' after item %d, found '%s'", (int)(p - s) + 1,
+				         i + 1, *p ? p : "the end");
+				return WG_EINVAL;
+			}
+			p++;
+		}
+	}
+	if (*p) {
+		snprintf(err, errlen, "position %d: '%s' after the third item", (int)(p - s) + 1, p);
+		return WG_EINVAL;
+	}
+	return 0;
 }

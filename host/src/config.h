@@ -47,6 +47,15 @@ struct wg_config {
 	uint32_t bet_cycles;           /* bet_cycles */
 	uint32_t wakeup_cycles;        /* wakeup_cycles */
 	uint32_t idle_detect_cycles;   /* idle_detect_cycles */
+	uint32_t pg_lane;              /* pg_lane: lane policy on (docs/power-gating.md section 5) */
+	uint32_t pg_unit;              /* pg_unit: SIMD-unit level on */
+	uint32_t pg_core;              /* pg_core: core level on */
+	uint32_t pg_issue_ctrl;        /* pg_issue_ctrl: warp issue control (section 3) */
+	uint32_t pg_compaction;        /* pg_compaction: thread compaction (section 3.3) */
+	uint32_t pg_blackout;          /* pg_blackout: a gated lane stays off at least bet_cycles */
+	uint32_t pg_slice_cycles;      /* pg_slice_cycles: issue-control time slice */
+	char pg_down_pct[WG_CFG_STR];  /* pg_down_pct: utilisation bands of S1..S3, percent */
+	char pg_up_pct[WG_CFG_STR];    /* pg_up_pct: up thresholds of S2..S4, percent */
 	/* energy model (docs/power-gating.md section 6.2) */
 	double pg_lane_leak_mw;        /* pg_lane_leak_mw: leakage of one powered lane */
 	double pg_sleep_leak_pct;      /* pg_sleep_leak_pct: leakage left asleep, % */
@@ -73,7 +82,19 @@ void wg_config_default(struct wg_config *c);
 int wg_config_load(struct wg_config *c, const char *path, char *err, size_t errlen);
 /* Apply one "key = value" setting (also used for command-line overrides). */
 int wg_config_set(struct wg_config *c, const char *key, const char *value, char *err, size_t errlen);
+/*
+ * The power-gating mode (docs/power-gating.md section 5), also accepted by wg_config_set as
+ * the key "pg": off (every policy off), normal (lane gating by idle detect: pg_lane), issue
+ * (+ pg_issue_ctrl), comp (+ pg_compaction), mix (both).
+ */
+int wg_config_set_pg(struct wg_config *c, const char *mode, char *err, size_t errlen);
 /* Write every key as a loadable file. */
 void wg_config_write(const struct wg_config *c, FILE *out);
+
+/*
+ * Parses a list of three percentages "a,b,c" (pg_down_pct, pg_up_pct), each 0..100.
+ * Errors name the position and the item.
+ */
+int wg_config_parse_pct3(const char *s, uint32_t out[3], char *err, size_t errlen);
 
 #endif

@@ -241,7 +241,8 @@ static double share(double part, uint64_t whole)
 	return whole ? part / (double)whole : 0.0;
 }
 
-int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j)
+/* The fields of section 6.3 into the current JSON object. */
+static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j)
 {
 	static const uint32_t curve[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
 	struct wg_energy e;
@@ -250,7 +251,6 @@ int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params
 
 	if (ret)
 		return ret;
-	wg_json_begin_object(j, "power");
 	wg_json_u64(j, "lanes", c->lanes);
 	wg_json_u64(j, "lane_cycles", c->lane_cycles);
 	wg_json_u64(j, "lane_active", c->active);
@@ -304,6 +304,63 @@ int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params
 	if (e.oracle_ok)
 		wg_json_double(j, "oracle_total", e.oracle_total_pj);
 	wg_json_end_object(j);
+	return 0;
+}
+
+int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j)
+{
+	return wg_power_to_json_sms(c, NULL, 0, p, j);
+}
+
+int wg_power_to_json_sms(const struct wg_pg_counts *total, const struct wg_pg_counts *per_sm, unsigned nsm,
+                         const struct wg_energy_params *p, struct wg_json *j)
+{
+	struct wg_energy e;
+	int ret = wg_energy_compute(total, p, &e);
+
+	if (ret)
+		return ret;
+	wg_json_begin_object(j, "power");
+	ret = power_fields(total, p, j);
+	if (nsm) {
+		wg_json_begin_array(j, "per_sm");
+		for (unsigned i = 0; i < nsm && !ret; i++) {
+			wg_json_begin_object(j, NULL);
+			ret = power_fields(&per_sm[i], p, j);
+			wg_json_end_object(j);
+		}
+		wg_json_end_array(j);
+	}
 	wg_json_end_object(j);
+	return ret;
+}
+
+int wg_pg_regs(const struct wg_config *c, uint32_t regs[WG_PG_NREGS], char *err, size_t errlen)
+{
+	struct wg_energy_params ep;
+	uint32_t down[3], up[3], bet;
+	double gate_pj;
+	int rc;
+
+	rc = wg_energy_params_from_config(c, &ep, err, errlen);
+	if (rc)
+		return rc;
+	if (wg_energy_bet(&ep, &bet, &gate_pj)) {
+		snprintf(err, errlen, "pg_bet_mode: the energy model gives no break-even time below 100000 cycles");
+		return WG_EINVAL;
+	}
+	rc = wg_config_parse_pct3(c->pg_down_pct, down, err, errlen);
+	if (!rc)
+		rc = wg_config_parse_pct3(c->pg_up_pct, up, err, errlen);
+	if (rc)
+		return rc;
+	regs[0] = (c->pg_lane ? 1u : 0) | (c->pg_unit ? 2u : 0) | (c->pg_core ? 4u : 0) | (c->pg_blackout ? 8u : 0) |
+	          (c->pg_issue_ctrl ? 16u : 0) | (c->pg_compaction ? 32u : 0);
+	regs[1] = bet;
+	regs[2] = c->idle_detect_cycles;
+	regs[3] = c->wakeup_cycles;
+	regs[4] = c->pg_slice_cycles;
+	regs[5] = down[0] | down[1] << 8 | down[2] << 16;
+	regs[6] = up[0] | up[1] << 8 | up[2] << 16;
 	return 0;
 }

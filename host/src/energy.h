@@ -115,5 +115,22 @@ int wg_energy_compute(const struct wg_pg_counts *c, const struct wg_energy_param
  * into the current JSON object. Returns the result of wg_energy_compute.
  */
 int wg_power_to_json(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j);
+/*
+ * The same with the SMs' own figures: "power" holds the totals and an array "per_sm"
+ * of objects with the same keys, one per SM (none when nsm is 0).
+ */
+int wg_power_to_json_sms(const struct wg_pg_counts *total, const struct wg_pg_counts *per_sm, unsigned nsm,
+                         const struct wg_energy_params *p, struct wg_json *j);
+
+/*
+ * The SM's power-gating kernel registers CFG_PG_CTRL .. CFG_PG_UP (docs/sm.md section 2.1,
+ * docs/power-gating.md section 5) from a configuration: regs[0] = PG_CTRL (bit 0 pg_lane,
+ * 1 pg_unit, 2 pg_core, 3 pg_blackout, 4 pg_issue_ctrl, 5 pg_compaction), then BET (the
+ * energy model's, section 6.2), idle_detect_cycles, wakeup_cycles, pg_slice_cycles,
+ * pg_down_pct and pg_up_pct (three percentages in bytes 0..2). Errors name the key.
+ */
+#define WG_PG_REG_FIRST 17
+#define WG_PG_NREGS 7
+int wg_pg_regs(const struct wg_config *c, uint32_t regs[WG_PG_NREGS], char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "dispatch.h"
+#include "energy.h"
 #include "gpu_host.h"
 #include "log.h"
 #include "memserve.h"
@@ -853,10 +854,20 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 		l->block.z, l->grid.x, l->grid.y, l->grid.z, l->threads_per_cta, k->param_bytes, R->E->opts->sched,
 		(uint32_t)total_threads, 0, R->E->opts->l1_ctrl | L1_FLUSH,
 	};
-	int rc = cmd_simple(R, WGGPU_RESET, 0, 0, 0, NULL, 0);
+	uint32_t pg[WG_PG_NREGS];
+	char why[200];
+	int rc = wg_pg_regs(R->E->cfg, pg, why, sizeof(why));
 
+	if (rc) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "power gating: %s", why);
+		return rc;
+	}
+	rc = cmd_simple(R, WGGPU_RESET, 0, 0, 0, NULL, 0);
 	for (uint32_t i = 0; i < 17 && !rc; i++)
 		rc = cmd_simple(R, WGGPU_CFG, 1, 0, i, &cfg[i], 4);
+	/* power-gating controls (docs/power-gating.md section 5): kernel registers 17..23 */
+	for (uint32_t i = 0; i < WG_PG_NREGS && !rc; i++)
+		rc = cmd_simple(R, WGGPU_CFG, 1, 0, WG_PG_REG_FIRST + i, &pg[i], 4);
 	for (uint32_t pc = 0; pc < k->ninsns && !rc; pc++)
 		rc = cmd_simple(R, WGGPU_IMEM, 1, 0, pc, &k->code[pc], 8);
 	for (uint32_t w = 0; w < (k->param_bytes + 3) / 4 && !rc; w++) {

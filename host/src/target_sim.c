@@ -18,6 +18,8 @@
 #include <sys/time.h>
 
 #include "../../sim/wgsim.h"
+#include "config.h"
+#include "energy.h"
 #include "func.h"
 #include "isa.h"
 #include "lockstep.h"
@@ -88,6 +90,8 @@ struct sim {
 	uint32_t l1_ctrl;             /* L1_CTRL mode and split bits (l1_mode, l1_split) */
 	/* target counters, summed over launches */
 	uint64_t cycles, warp_insts, launches, mem_reqs, lockstep_checked;
+	struct wg_pg_counts *pg;      /* power-gating accounting, summed over launches */
+	int pg_error;                 /* the energy model could not be computed (message logged) */
 	int ncounters;
 	char *cname[MAX_COUNTERS];
 	uint64_t cval[MAX_COUNTERS];
@@ -233,8 +237,19 @@ static int sim_set_option(void *priv, const char *key, const char *value, struct
 			goto bad;
 		return 0;
 	}
+	/* power gating: the mode (pg) and the configuration keys of docs/power-gating.md sections 5-6 */
+	if (!strcmp(key, "pg") || !strncmp(key, "pg_", 3) || !strcmp(key, "bet_cycles") ||
+	    !strcmp(key, "idle_detect_cycles") || !strcmp(key, "wakeup_cycles") || !strcmp(key, "core_clock_mhz")) {
+		struct wg_config c = S->cfg;
+
+		if (wg_config_set(&c, key, value ? value : "", err->msg, sizeof(err->msg)))
+			return WG_EINVAL;
+		S->cfg = c;
+		return 0;
+	}
 	snprintf(err->msg, sizeof(err->msg),
-	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split)");
+	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split, pg, "
+	         "bet_cycles, idle_detect_cycles, wakeup_cycles and the pg_* keys)");
 	return WG_ENOTSUP;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad value '%s'", value ? value : "(null)");
@@ -251,6 +266,11 @@ static int sim_create(void **priv, struct wg_gmem *gmem, const struct wg_config 
 		return WG_ENOMEM;
 	S->gmem = gmem;
 	S->cfg = *cfg;
+	S->pg = calloc(1, sizeof(*S->pg));
+	if (!S->pg) {
+		free(S);
+		return WG_ENOMEM;
+	}
 	S->mem_latency = cfg->dram_latency + cfg->rop_latency;
 	if (!S->mem_latency)
 		S->mem_latency = 220;
@@ -267,6 +287,7 @@ static int sim_create(void **priv, struct wg_gmem *gmem, const struct wg_config 
 		rc = sim_new_model(S, err);
 	if (rc) {
 		wg_func_destroy(S->gold);
+		free(S->pg);
 		free(S);
 		return rc;
 	}
@@ -284,6 +305,7 @@ static void sim_destroy(void *priv)
 	wg_func_destroy(S->gold);
 	for (int i = 0; i < S->ncounters; i++)
 		free(S->cname[i]);
+	free(S->pg);
 	free(S);
 }
 
@@ -841,6 +863,71 @@ out:
 	return rc;
 }
 
+/* The power-gating controls of the configuration into the SM's kernel registers. */
+static int pg_setup(struct sim *S, struct wg_err *err)
+{
+	uint32_t regs[WG_PG_NREGS];
+	char why[200];
+	int rc = wg_pg_regs(&S->cfg, regs, why, sizeof(why));
+
+	if (rc) {
+		snprintf(err->msg, sizeof(err->msg), "power gating: %s", why);
+		return rc;
+	}
+	for (uint32_t i = 0; i < WG_PG_NREGS && !rc; i++)
+		rc = wgsim_cfg_write(S->s, WG_PG_REG_FIRST + i, regs[i]);
+	return rc;
+}
+
+/* Closes the SM's power-gating window after a launch and adds its counters to S->pg. */
+static int pg_collect(struct sim *S, struct wg_stats *st, const uint64_t *class_thread0, struct wg_err *err)
+{
+	struct wgsim_pg *pg = malloc(sizeof(*pg));
+	struct wg_pg_counts *c = calloc(1, sizeof(*c));
+	char why[200];
+	int rc = pg && c ? 0 : WG_ENOMEM;
+
+	rc = rc ? rc : wgsim_pg_close(S->s);
+	rc = rc ? rc : wgsim_pg_read(S->s, pg);
+	if (rc) {
+		snprintf(err->msg, sizeof(err->msg), "power-gating counters of the SM could not be read (%s)",
+		         rc == 1 ? "the SM faulted" : wg_strerror(rc));
+		rc = rc == 1 ? WG_EINVAL : rc;
+		goto out;
+	}
+	c->lanes = pg->lanes;
+	c->lane_cycles = (uint64_t)pg->lanes * pg->cycles;
+	for (uint32_t i = 0; i < pg->lanes; i++) {
+		c->active += pg->active[i];
+		c->idle += pg->idle[i];
+		c->sleep += pg->sleep[i];
+		c->wake += pg->wake[i];
+		c->events += pg->events[i];
+	}
+	for (uint32_t u = 0; u < pg->units; u++) {
+		for (uint32_t b = 1; b <= WGSIM_PG_BINS && b <= WG_PG_HIST_BINS; b++)
+			c->hist[b] += pg->hist[u][b];
+		c->over_count += pg->over_count[u];
+		c->over_sum += pg->over_sum[u];
+		c->hist_lost += pg->lost[u];
+	}
+	c->wake_stall = pg->wake_stall;
+	c->core_active = pg->core_active;
+	c->core_sleep = pg->core_sleep;
+	for (int k = 0; k < WG_CLASS_COUNT; k++)
+		c->thread_ops[k] = st->class_thread[k] - class_thread0[k];
+	if (wg_pg_counts_check(c, why, sizeof(why)))
+		wg_warn("sim: power-gating counters of kernel launch %llu inconsistent: %s",
+		        (unsigned long long)S->launches + 1, why);
+	c->lanes = 0; /* lanes are counted once, not per launch */
+	wg_pg_counts_add(S->pg, c);
+	S->pg->lanes = pg->lanes;
+out:
+	free(pg);
+	free(c);
+	return rc;
+}
+
 static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st, struct wg_retire_log *log,
                       struct wg_err *err)
 {
@@ -851,6 +938,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	uint32_t local_base = 0, threads, n0 = 0, n1 = 0;
 	uint64_t total_threads, local_bytes;
 	int rc, old_round = fegetround();
+	uint64_t class_thread0[WG_CLASS_COUNT];
 
 	R.S = S;
 	R.l = l;
@@ -914,6 +1002,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	rc = rc ? rc : wgsim_cfg_write(S->s, 14, (uint32_t)total_threads);
 	rc = rc ? rc : wgsim_cfg_write(S->s, 15, 0);
 	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_L1_CTRL, S->l1_ctrl | L1_FLUSH); /* mode, split, an empty L1 */
+	rc = rc ? rc : pg_setup(S, err);
 	rc = rc ? rc : wgsim_imem_write(S->s, 0, R.k->code, R.k->ninsns);
 	if (!rc && R.k->param_bytes)
 		rc = wgsim_cmem_write(S->s, l->params, R.k->param_bytes);
@@ -931,6 +1020,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 		fprintf(wg_retire_file(log), "# kernel %s grid %u %u %u block %u %u %u\n", R.k->name, l->grid.x,
 		        l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
 	n0 = (uint32_t)wgsim_counters(S->s, c0, MAX_COUNTERS);
+	memcpy(class_thread0, st->class_thread, sizeof(class_thread0));
 	fesetround(FE_TONEAREST); /* ATOMG.ADD.F32 on the host */
 	R.cycle0 = wgsim_cycle(S->s);
 	rc = run_loop(&R);
@@ -947,6 +1037,8 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 		st->warps += st->ctas * R.nwarps;
 		st->threads += st->ctas * threads;
 	}
+	if (!rc)
+		rc = pg_collect(S, st, class_thread0, err);
 	if (!rc && ref)
 		rc = end_compare(&R, ref);
 out:
@@ -985,6 +1077,14 @@ static void sim_stats_json(void *priv, struct wg_json *j)
 	for (int i = 0; i < S->ncounters; i++)
 		wg_json_u64(j, S->cname[i], S->cval[i]);
 	wg_json_end_object(j);
+	if (S->launches) {
+		struct wg_energy_params ep;
+		char why[200] = "the energy model has no break-even time for these parameters";
+
+		if (wg_energy_params_from_config(&S->cfg, &ep, why, sizeof(why)) ||
+		    wg_power_to_json_sms(S->pg, S->pg, 1, &ep, j))
+			wg_warn("sim: no power figures: %s", why);
+	}
 }
 
 const struct wg_target_ops wg_target_sim = {

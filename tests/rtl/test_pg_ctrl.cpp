@@ -58,6 +58,7 @@ void setup(H &h, const Ctl &c)
 	t->core_idle_i = 0;
 	t->core_demand_i = 0;
 	t->clear_i = 0;
+	t->en_i = 1;
 	h.reset();
 }
 

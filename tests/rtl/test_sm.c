@@ -6,6 +6,13 @@
  * device memory with a fixed latency), and compares every allocation byte
  * for byte. Usage: test_sm [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE]
  *                          [--bench=N (matmul N x N, prints cycles/s)] [-v]
+ *                          [--pg (lane power gating on) --pg-idle=N --pg-wake=N --pg-bet=N --blackout]
+ *
+ * Power gating (docs/power-gating.md): every case also checks the RTL's accounting against
+ * one formed here from every cycle's lane states (wgsim's shadow): the lane counters, the
+ * idle-interval histogram, and the oracle metric of section 6.1 from the RTL histogram
+ * (host/src/energy.c) against the sum over the traced intervals themselves, for every BET
+ * 1..1025. With --pg the lanes are gated, and results must still equal the golden model's.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,12 +24,16 @@
 
 #include "asm.h"
 #include "config.h"
+#include "energy.h"
 #include "func.h"
 #include "gmem.h"
 #include "launch.h"
 #include "wgsim.h"
 
 static unsigned g_latency = 20;
+static int g_pg, g_pg_blackout;
+static uint32_t g_pg_idle = 5, g_pg_wake = 3, g_pg_bet = 100;
+static uint64_t g_pg_sleep_total, g_pg_events_total, g_pg_stall_total;
 static int g_gto, g_verbose, g_repeat = 1;
 static uint32_t g_l1ctrl; /* L1_CTRL bits 0 (Fermi mode) and 1 (48 KB L1) */
 static const char *g_only, *g_trace, *g_from;
@@ -466,6 +477,12 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 	wgsim_cfg_write(s, 14, threads * nctas);
 	wgsim_cfg_write(s, 15, 0);
 	wgsim_cfg_write(s, 16, g_l1ctrl | 4); /* L1 mode and split; start empty */
+	if (g_pg) {
+		wgsim_cfg_write(s, 17, 1u | (g_pg_blackout ? 8u : 0)); /* PG_CTRL: lanes, blackout */
+		wgsim_cfg_write(s, 18, g_pg_bet);
+		wgsim_cfg_write(s, 19, g_pg_idle);
+		wgsim_cfg_write(s, 20, g_pg_wake);
+	}
 	wgsim_imem_write(s, 0, k->code, k->ninsns);
 	wgsim_cmem_write(s, t->params, k->param_bytes);
 	wgsim_step(s, k->ninsns + 40);
@@ -563,6 +580,99 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 			printf("    %-24s %" PRIu64 "\n", cn[i].name, cn[i].value);
 	}
 	return 0;
+}
+
+/* The RTL's power-gating accounting against the shadow formed from every cycle's lane states. */
+static int check_pg(struct wgsim *s, const char *name)
+{
+	static struct wgsim_pg rtl, sh;
+	static struct wg_pg_counts c;
+	const uint64_t *lens;
+	size_t n;
+	int bad = 0;
+
+	if (wgsim_pg_close(s) || wgsim_pg_read(s, &rtl) || wgsim_pg_shadow(s, &sh, &lens, &n)) {
+		printf("FAIL %s: power-gating counters could not be read\n", name);
+		return 0;
+	}
+	if (rtl.cycles != sh.cycles) {
+		printf("FAIL %s: power gating: %" PRIu64 " cycles counted, %" PRIu64 " traced\n", name, rtl.cycles, sh.cycles);
+		bad++;
+	}
+	wg_pg_counts_clear(&c);
+	c.lanes = rtl.lanes;
+	c.lane_cycles = (uint64_t)rtl.lanes * rtl.cycles;
+	for (uint32_t l = 0; l < rtl.lanes; l++) {
+		if (rtl.active[l] != sh.active[l] || rtl.idle[l] != sh.idle[l] || rtl.sleep[l] != sh.sleep[l] ||
+		    rtl.wake[l] != sh.wake[l] || rtl.events[l] != sh.events[l]) {
+			if (bad++ < 4)
+				printf("FAIL %s: power gating: lane %u counters (active idle sleep wake events) %" PRIu64 " %" PRIu64
+				       " %" PRIu64 " %" PRIu64 " %" PRIu64 ", traced %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+				       " %" PRIu64 "\n", name, l, rtl.active[l], rtl.idle[l], rtl.sleep[l], rtl.wake[l],
+				       rtl.events[l], sh.active[l], sh.idle[l], sh.sleep[l], sh.wake[l], sh.events[l]);
+		}
+		c.active += rtl.active[l];
+		c.idle += rtl.idle[l];
+		c.sleep += rtl.sleep[l];
+		c.wake += rtl.wake[l];
+		c.events += rtl.events[l];
+	}
+	for (uint32_t u = 0; u < rtl.units; u++) {
+		for (uint32_t b = 1; b <= WGSIM_PG_BINS; b++)
+			c.hist[b] += rtl.hist[u][b];
+		c.over_count += rtl.over_count[u];
+		c.over_sum += rtl.over_sum[u];
+		c.hist_lost += rtl.lost[u];
+	}
+	if (c.hist_lost) {
+		printf("FAIL %s: power gating: %" PRIu64 " idle intervals lost by the RTL histogram\n", name, c.hist_lost);
+		bad++;
+	}
+	for (uint32_t b = 1; b <= WGSIM_PG_BINS; b++) {
+		if (c.hist[b] != sh.hist[0][b] && bad++ < 8)
+			printf("FAIL %s: power gating: histogram bin %u holds %" PRIu64 ", traced %" PRIu64 "\n", name, b,
+			       c.hist[b], sh.hist[0][b]);
+	}
+	if (c.over_count != sh.over_count[0] || c.over_sum != sh.over_sum[0]) {
+		printf("FAIL %s: power gating: over 1024: %" PRIu64 " intervals, %" PRIu64 " cycles; traced %" PRIu64
+		       ", %" PRIu64 "\n", name, c.over_count, c.over_sum, sh.over_count[0], sh.over_sum[0]);
+		bad++;
+	}
+	/* The oracle of section 6.1 from the RTL histogram against the traced intervals themselves. */
+	for (uint32_t bet = 1; bet <= WG_PG_BET_MAX; bet++) {
+		uint64_t direct = 0, from_hist = 0;
+		for (size_t i = 0; i < n; i++)
+			if (lens[i] >= bet)
+				direct += lens[i] - bet;
+		if (wg_pg_oracle_saved(&c, bet, &from_hist) || from_hist != direct) {
+			if (bad++ < 12)
+				printf("FAIL %s: power gating: oracle_saved(%u) %" PRIu64 " from the histogram, %" PRIu64
+				       " from the trace\n", name, bet, from_hist, direct);
+		}
+	}
+	{
+		char why[200];
+		if (wg_pg_counts_check(&c, why, sizeof(why))) {
+			printf("FAIL %s: power gating: %s\n", name, why);
+			bad++;
+		}
+	}
+	if (g_pg && rtl.cycles) {
+		uint64_t w = 0;
+		for (uint32_t l = 0; l < rtl.lanes; l++)
+			w += rtl.wake[l];
+		if (w != 0 && c.events == 0) {
+			printf("FAIL %s: power gating: lanes woke without ever sleeping\n", name);
+			bad++;
+		}
+	}
+	g_pg_sleep_total += c.sleep;
+	g_pg_events_total += c.events;
+	g_pg_stall_total += rtl.wake_stall;
+	if (g_verbose)
+		printf("    pg: %" PRIu64 " cycles, %zu intervals, sleep %" PRIu64 ", events %" PRIu64 ", wake-up stalls %" PRIu64
+		       "\n", rtl.cycles, n, c.sleep, c.events, rtl.wake_stall);
+	return bad == 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -796,7 +906,7 @@ static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 		printf("FAIL %s: RTL run\n", cases[ci].name);
 		goto out;
 	}
-	ok = 1;
+	ok = bench_n ? 1 : check_pg(s, cases[ci].name);
 	if (!strcmp(cases[ci].name, "bfs_step")) {
 		/* The next frontier's order follows the order of the atomic appends: compare it as a set. */
 		uint32_t n0, n1;
@@ -878,8 +988,18 @@ int main(int argc, char **argv)
 			g_repeat = atoi(argv[i] + 9);
 		else if (!strcmp(argv[i], "-v"))
 			g_verbose = 1;
+		else if (!strcmp(argv[i], "--pg"))
+			g_pg = 1;
+		else if (!strcmp(argv[i], "--blackout"))
+			g_pg_blackout = 1;
+		else if (!strncmp(argv[i], "--pg-idle=", 10))
+			g_pg_idle = (uint32_t)atoi(argv[i] + 10);
+		else if (!strncmp(argv[i], "--pg-wake=", 10))
+			g_pg_wake = (uint32_t)atoi(argv[i] + 10);
+		else if (!strncmp(argv[i], "--pg-bet=", 9))
+			g_pg_bet = (uint32_t)atoi(argv[i] + 9);
 		else {
-			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE] [--bench=N] [-v]\n",
+			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE] [--bench=N] [-v] [--pg] [--pg-idle=N] [--pg-wake=N] [--pg-bet=N] [--blackout]\n",
 			        argv[0]);
 			return 2;
 		}
@@ -887,7 +1007,7 @@ int main(int argc, char **argv)
 	snprintf(g_gold_path, sizeof(g_gold_path), "/tmp/wg_test_sm_gold.%ld.log", (long)getpid());
 	snprintf(g_rtl_path, sizeof(g_rtl_path), "/tmp/wg_test_sm_rtl.%ld.log", (long)getpid());
 	struct wgsim *s;
-	struct wgsim_opts o = { .trace_fst = g_trace, .trace_start = 0, .sm_id = 0 };
+	struct wgsim_opts o = { .trace_fst = g_trace, .trace_start = 0, .sm_id = 0, .pg_shadow = !bench };
 	if (wgsim_create(&s, &o)) {
 		fprintf(stderr, "wgsim_create failed\n");
 		return 1;
@@ -915,6 +1035,15 @@ int main(int argc, char **argv)
 	wgsim_destroy(s);
 	unlink(g_gold_path);
 	unlink(g_rtl_path);
+	if (g_pg && !bench) {
+		/* The lanes were gated at all: otherwise the run above proves nothing about gating. */
+		printf("power gating: %" PRIu64 " lane-cycles asleep, %" PRIu64 " gating events, %" PRIu64
+		       " wake-up stall cycles\n", g_pg_sleep_total, g_pg_events_total, g_pg_stall_total);
+		if (!g_pg_sleep_total || !g_pg_events_total || !g_pg_stall_total) {
+			printf("FAIL: --pg: no lane slept, or no instruction waited for a wake-up\n");
+			fail++;
+		}
+	}
 	printf("%d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }
