@@ -196,7 +196,7 @@ install: $(LIB) $(RTL_LIBS) $(CLI)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1|' host/warpgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/warpgate.pc
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) firmware/build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
