@@ -200,6 +200,45 @@ static void bad_cache_string_names_file_line_key_and_field(void **state)
 	assert_string_equal(f->cfg.dl2, "64:128:16");
 }
 
+/* pg_down_pct / pg_up_pct: three percentages; errors name the position and the item. */
+static void pct_lists_take_three_percentages(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t v[3];
+
+	assert_int_equal(wg_config_parse_pct3("80,55,30", v, f->err, sizeof(f->err)), 0);
+	assert_int_equal(v[0], 80);
+	assert_int_equal(v[1], 55);
+	assert_int_equal(v[2], 30);
+	assert_int_not_equal(wg_config_parse_pct3("80,55", v, f->err, sizeof(f->err)), 0);
+	assert_non_null(strstr(f->err, "position 6"));
+	assert_int_not_equal(wg_config_parse_pct3("80,101,30", v, f->err, sizeof(f->err)), 0);
+	assert_non_null(strstr(f->err, "item 2 at position 4"));
+	assert_int_not_equal(wg_config_parse_pct3("80,50,30,1", v, f->err, sizeof(f->err)), 0);
+	assert_non_null(strstr(f->err, "after the third item"));
+	assert_int_not_equal(wg_config_set(&f->cfg, "pg_up_pct", "60;40;20", f->err, sizeof(f->err)), 0);
+	assert_non_null(strstr(f->err, "pg_up_pct"));
+}
+
+/* The key pg sets the policy keys; a bad mode is named. */
+static void pg_mode_sets_the_policy_keys(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(f->cfg.pg_lane + f->cfg.pg_issue_ctrl + f->cfg.pg_compaction, 0);
+	assert_int_equal(wg_config_set(&f->cfg, "pg", "issue", f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->cfg.pg_lane, 1);
+	assert_int_equal(f->cfg.pg_issue_ctrl, 1);
+	assert_int_equal(f->cfg.pg_compaction, 0);
+	assert_int_equal(wg_config_set(&f->cfg, "pg", "comp", f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->cfg.pg_issue_ctrl, 0);
+	assert_int_equal(f->cfg.pg_compaction, 1);
+	assert_int_equal(wg_config_set(&f->cfg, "pg", "off", f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->cfg.pg_lane + f->cfg.pg_issue_ctrl + f->cfg.pg_compaction, 0);
+	assert_int_not_equal(wg_config_set(&f->cfg, "pg", "sometimes", f->err, sizeof(f->err)), 0);
+	assert_non_null(strstr(f->err, "'sometimes'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +254,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(written_config_loads_back_identically, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_cache_string_names_file_line_key_and_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(cta_dispatch_keys_take_policy_names_and_decimals, setup, teardown),
+		cmocka_unit_test_setup_teardown(pct_lists_take_three_percentages, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_mode_sets_the_policy_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }

@@ -350,6 +350,93 @@ static void json_has_the_metric_and_the_curve(void **state)
 	free(buf);
 }
 
+/* Defaults (docs/power-gating.md section 5): every policy off, BET 100, idle 5, wake-up 3. */
+static void pg_registers_from_the_default_configuration(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_config cfg;
+	uint32_t r[WG_PG_NREGS];
+
+	wg_config_default(&cfg);
+	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
+	assert_int_equal(r[0], 0);
+	assert_int_equal(r[1], 100);
+	assert_int_equal(r[2], 5);
+	assert_int_equal(r[3], 3);
+	assert_int_equal(r[4], 100);
+	assert_int_equal(r[5], 75 | 50 << 8 | 25 << 16);
+	assert_int_equal(r[6], 60 | 40 << 8 | 20 << 16);
+}
+
+/* pg=mix, unit and core levels, blackout: PG_CTRL bits 0..5 all set (1+2+4+8+16+32 = 63). */
+static void pg_registers_carry_every_policy_bit(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_config cfg;
+	uint32_t r[WG_PG_NREGS];
+
+	wg_config_default(&cfg);
+	assert_int_equal(wg_config_set(&cfg, "pg", "mix", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_unit", "1", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_core", "1", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_blackout", "1", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "bet_cycles", "250", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
+	assert_int_equal(r[0], 63);
+	assert_int_equal(r[1], 250);
+	/* normal: the lane policy only */
+	assert_int_equal(wg_config_set(&cfg, "pg", "normal", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_unit", "0", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_core", "0", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_config_set(&cfg, "pg_blackout", "0", f->err, sizeof(f->err)), 0);
+	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
+	assert_int_equal(r[0], 1);
+}
+
+/* The per-SM array repeats the keys of the totals. */
+static void json_per_sm_array_has_the_same_keys(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_pg_counts sm[2];
+	struct wg_json j;
+	char *buf = NULL, *arr;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	params_500mhz(&f->p);
+	f->p.bet_cycles = 100;
+	f->c.lanes = 2;
+	f->c.lane_cycles = 32768;
+	f->c.active = 32768 - 7155;
+	f->c.idle = 7155;
+	six_intervals(&f->c);
+	sm[0] = f->c;
+	sm[0].lanes = 1;
+	sm[0].lane_cycles = 16384;
+	sm[0].active = 16384 - 7155;
+	sm[1] = sm[0];
+	wg_pg_counts_clear(&sm[1]);
+	sm[1].lanes = 1;
+	sm[1].lane_cycles = 16384;
+	sm[1].active = 16384;
+	wg_json_init(&j, out);
+	wg_json_begin_object(&j, NULL);
+	assert_int_equal(wg_power_to_json_sms(&f->c, sm, 2, &f->p, &j), 0);
+	wg_json_end_object(&j);
+	wg_json_finish(&j);
+	fclose(out);
+	arr = strstr(buf, "\"per_sm\"");
+	assert_non_null(arr);
+	/* totals before the array: 32768 lane-cycles; then SM 0 with the intervals, SM 1 without */
+	assert_non_null(strstr(buf, "\"lane_cycles\": 32768,"));
+	assert_true(strstr(buf, "\"lane_cycles\": 32768,") < arr);
+	assert_non_null(strstr(arr, "\"oracle_saved\": 6749,"));
+	assert_non_null(strstr(arr, "\"oracle_saved\": 0,"));
+	assert_non_null(strstr(arr, "\"idle_intervals\": 6,"));
+	assert_non_null(strstr(arr, "\"idle_intervals\": 0,"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +456,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(configuration_gives_the_documented_defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(configuration_rejects_bad_energy_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_has_the_metric_and_the_curve, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_registers_from_the_default_configuration, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_registers_carry_every_policy_bit, setup, teardown),
+		cmocka_unit_test_setup_teardown(json_per_sm_array_has_the_same_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
