@@ -410,8 +410,8 @@ module wg_sm #(
   end
 
   // Read port: lane counters at {lane, kind} (lane = u x SIMD_WIDTH + l; kind 0 active,
-  // 1 idle, 2 sleep, 3 wake, 4 events), 0x400 + 8u + k per unit (0 sleep, 1 events,
-  // 2 hist_over_count, 3 hist_over_sum, 4 hist_lost), 0x600 + k per SM (0 cycles counted,
+  // 1 idle, 2 sleep, 3 wake, 4 events), 0x800 + 8u + k per unit (0 sleep, 1 events,
+  // 2 hist_over_count, 3 hist_over_sum, 4 hist_lost), 0xC00 + k per SM (0 cycles counted,
   // 1 wake stall, 2 core active, 3 core sleep, 4 core events, 5 core wake stall, 6 state:
   // bit 0 counting, bit 1 closed). Formed only under pg_re_i.
   always_comb begin

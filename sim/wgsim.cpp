@@ -567,7 +567,7 @@ int wgsim_pg_close(struct wgsim *s)
 	for (int i = 0; i < 100000; i++) {
 		if (cycle(s))
 			return 1;
-		if (s->cfg.empty() && i > 3 && !pg_busy(s) && (pg_word(s, 0x606) & 2))
+		if (s->cfg.empty() && i > 3 && !pg_busy(s) && (pg_word(s, 0xC06) & 2))
 			return 0;
 	}
 	return kEinval;
@@ -590,18 +590,18 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
 		pg->events[l] = pg_word(s, l * 8 + 4);
 	}
 	for (uint32_t u = 0; u < pg->units; u++) {
-		pg->unit_sleep[u] = pg_word(s, 0x400 + u * 8 + 0);
-		pg->unit_events[u] = pg_word(s, 0x400 + u * 8 + 1);
-		pg->over_count[u] = pg_word(s, 0x400 + u * 8 + 2);
-		pg->over_sum[u] = pg_word(s, 0x400 + u * 8 + 3);
-		pg->lost[u] = pg_word(s, 0x400 + u * 8 + 4);
+		pg->unit_sleep[u] = pg_word(s, 0x800 + u * 8 + 0);
+		pg->unit_events[u] = pg_word(s, 0x800 + u * 8 + 1);
+		pg->over_count[u] = pg_word(s, 0x800 + u * 8 + 2);
+		pg->over_sum[u] = pg_word(s, 0x800 + u * 8 + 3);
+		pg->lost[u] = pg_word(s, 0x800 + u * 8 + 4);
 	}
-	pg->cycles = pg_word(s, 0x600);
-	pg->wake_stall = pg_word(s, 0x601);
-	pg->core_active = pg_word(s, 0x602);
-	pg->core_sleep = pg_word(s, 0x603);
-	pg->core_events = pg_word(s, 0x604);
-	pg->core_wake_stall = pg_word(s, 0x605);
+	pg->cycles = pg_word(s, 0xC00);
+	pg->wake_stall = pg_word(s, 0xC01);
+	pg->core_active = pg_word(s, 0xC02);
+	pg->core_sleep = pg_word(s, 0xC03);
+	pg->core_events = pg_word(s, 0xC04);
+	pg->core_wake_stall = pg_word(s, 0xC05);
 	if (pg_busy(s))
 		return kEinval; // the engines still hold intervals: close first
 	Vwg_sm *t = s->top;
