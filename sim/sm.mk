@@ -67,6 +67,7 @@ $(SM_DIR)/test_sm: tests/rtl/test_sm.c $(SM_LIB) $(LIB)
 sm-test: $(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
+	$(SM_DIR)/test_sm --pg --blackout --pg-idle=0 --pg-wake=5 --pg-bet=20
 
 bench-sim: $(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm --bench=$(or $(BENCH_N),64)

@@ -304,3 +304,28 @@ const char *wgsim_fake_trace(const struct wgsim *s)
 {
 	return s->trace;
 }
+
+/* Power-gating accounting: an empty window (nothing counted), which is consistent. */
+int wgsim_pg_close(struct wgsim *s)
+{
+	return s ? 0 : -1;
+}
+
+int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
+{
+	if (!s || !pg)
+		return -1;
+	memset(pg, 0, sizeof(*pg));
+	pg->lanes = 32;
+	pg->units = 2;
+	return 0;
+}
+
+int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n)
+{
+	(void)s;
+	(void)pg;
+	(void)lens;
+	(void)n;
+	return -1; /* no lane states in the fake */
+}
