@@ -553,7 +553,7 @@ static void gp_histogram(FILE *f, const char *png, const char *dat, const char *
 	           "set style histogram clustered gap 1\n"
 	           "set style fill solid 0.85 border -1\n"
 	           "set xtics rotate by -40 nomirror\n"
-	           "set autoscale y\n"
+	           "set yrange [*<0:0<*]\n"
 	           "plot for [c=2:%zu] \"%s\" using c:xtic(1) title columnheader(c)\n",
 	        png, title, ylabel, ncols + 1, dat);
 }
