@@ -131,7 +131,12 @@ int wg_exp_run(struct wg_exp *e, FILE *log);
 
 /* Output files of the experiment: DIR/KIND.csv and the plots (wg_exp_write_plots). */
 int wg_exp_write_csv(const struct wg_exp *e, const char *path);
-/* Writes KIND*.dat and KIND.gp into dir; the script draws KIND*.png. */
+/*
+ * Writes the plot data and script into dir: simd_saved.dat (oracle share per
+ * policy, the paper's figure 17(a)), simd_online.dat, simd_slowdown.dat;
+ * cta_active.dat, cta_slowdown.dat; bet_oracle.dat, bet_online.dat; and
+ * KIND.gp, which draws the same names with .png.
+ */
 int wg_exp_write_plots(const struct wg_exp *e, const char *dir);
 /* The table of results, then one line per policy (mean saved share, mean slowdown). */
 void wg_exp_print_table(const struct wg_exp *e, FILE *out);
@@ -140,7 +145,8 @@ void wg_exp_print_table(const struct wg_exp *e, FILE *out);
 struct wg_exp_summary {
 	size_t n;               /* kernels counted */
 	double mean_slowdown;   /* arithmetic mean of the slowdowns */
-	double mean_saved;      /* simd: mean online share; cta: mean active core-cycles / rr's */
+	double mean_saved;      /* simd: mean oracle share at the BET; cta: mean active core-cycles / rr's */
+	double mean_online;     /* simd: mean online share */
 	double max_slowdown;
 };
 void wg_exp_summarise(const struct wg_exp *e, size_t policy, struct wg_exp_summary *s);
