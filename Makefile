@@ -1,5 +1,5 @@
 # warpgate top-level Makefile.
-#   make run    set up, build, run the kernel programs on the default target
+#   make run    set up, build, run the short default power-gating experiment on the Verilated GPU
 #   make test   set up, build, run every test that fits in CI
 #   make deps   install missing Debian packages (sudo when not root)
 #   make help   everything else
@@ -8,10 +8,19 @@ SHELL := /bin/bash
 BUILD ?= build
 PREFIX ?= /usr/local
 TARGET ?= sim
-# Problem sizes of make run: the RTL runs the CI sizes, the golden model the default ones.
+# make run-kernels: every kernel program on TARGET. Problem sizes: the RTL runs the CI
+# sizes, the golden model the default ones.
 RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
-# Target options for every kernel of make run, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
+# Target options for every kernel of make run-kernels, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
 RUN_OPTS ?=
+# make run: warpgate experiment RUN_EXPERIMENTS on the gpu target, RUN_KERNELS at
+# RUN_EXP_SIZE, RUN_JOBS runs at once; CSV, tables and plots in RUN_OUT/EXPERIMENT
+# (docs/experiments.md section 4).
+RUN_EXPERIMENTS ?= simd cta
+RUN_KERNELS ?= vecadd,nested,reduce,histogram
+RUN_EXP_SIZE ?= small
+RUN_JOBS ?= 2
+RUN_OUT ?= $(BUILD)/run
 CC ?= cc
 
 WERROR ?= -Werror
@@ -47,14 +56,16 @@ SUITE_CI ?= bfs hotspot lps mum
 override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
 # make ptx (sim/ptx.mk) regenerates the suite's committed .ptx together with tests/ptx's.
 
-.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
+.PHONY: all deps run run-kernels experiment-test test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
         mem-count-test suite-test suite-emu-test suite-run
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
 
 help:
-	@echo "make run         build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
+	@echo "make run         the short default experiment on the GPU: $(RUN_EXPERIMENTS) on $(RUN_KERNELS), tables and plots in $(RUN_OUT)/"
+	@echo "make run-kernels build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
+	@echo "make experiment-test  a short 'warpgate experiment cta' on the GPU and checks of its CSV"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
@@ -124,7 +135,13 @@ suite-run: $(SUITE_BINS)
 	@scripts/suite-figures.sh --run $(BUILD) $(SUITE_SIZE) "$(SUITE_TARGETS)"
 
 run: deps all
+	@scripts/run-experiment.sh $(BUILD) $(RUN_OUT) "$(RUN_EXPERIMENTS)" $(RUN_KERNELS) $(RUN_EXP_SIZE) $(RUN_JOBS)
+
+run-kernels: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
+
+experiment-test: $(CLI) $(BUILD)/kernels/vecadd
+	@scripts/experiment-test.sh $(BUILD)
 
 bench: all
 	@scripts/bench-func.sh $(BUILD)
@@ -135,8 +152,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lcmocka $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory unit-test mem-count-test ptx-test roundtrip-test kernel-test suite-test install-test cosim \
-		cosim-rtl rtl-test fuzz-smoke
+	@$(MAKE) --no-print-directory unit-test mem-count-test ptx-test roundtrip-test kernel-test experiment-test suite-test \
+		install-test cosim cosim-rtl rtl-test fuzz-smoke
 	@echo "make test: all suites passed"
 
 unit-test: $(UNIT_BINS)
