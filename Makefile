@@ -17,7 +17,7 @@ RUN_OPTS ?=
 # RUN_EXP_SIZE, RUN_JOBS runs at once; CSV, tables and plots in RUN_OUT/EXPERIMENT
 # (docs/experiments.md section 4).
 RUN_EXPERIMENTS ?= simd cta
-RUN_KERNELS ?= vecadd,nested,reduce,histogram
+RUN_KERNELS ?= vecadd,matmul,reduce,saxpy
 RUN_EXP_SIZE ?= small
 RUN_JOBS ?= 2
 RUN_OUT ?= $(BUILD)/run
