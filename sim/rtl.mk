@@ -80,6 +80,10 @@ $(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1
 $(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
 	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=8 -GHIST_BINS=256 -CFLAGS "-DPG_LANES=8 -DPG_BINS=256"))
 
+# Warp issue control (docs/power-gating.md section 3.2): 2 units of 16 lanes.
+$(eval $(call rtl_test,test_pg_issue_ctrl,wg_pg_issue_ctrl,rtl/wg_pg_issue_ctrl.sv,tests/rtl/test_pg_issue_ctrl.cpp,\
+	-GNUM_SIMD=2 -GSIMD_WIDTH=16))
+
 # Register file: the GTX480 size; a scaled FPGA size (4 warps, 4 lanes per row: 8 parts);
 # dual-ported banks (WR_BLOCKS_RD=0) with 2 banks and 8 lanes per row (4 parts).
 RTL_RF_SRCS := rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv
