@@ -179,6 +179,7 @@ rtl-test::
 -include sim/jtag.mk
 -include sim/bench.mk
 -include sim/synth.mk
+-include sim/fpga.mk
 -include sim/ptx.mk
 -include firmware/firmware.mk
 
