@@ -10,6 +10,7 @@
 #   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
 #                        FPGA_BLOCKS_BOARD (default arty): the cost table of docs/fpga.md
 #   make fpga-configs    build/fpga/<board>.cfg: the host configuration of each board
+#   make fpga-arty       Vivado batch build of the Arty A7 bitstream (where Vivado is installed)
 #   make fx2-loop-test   tests/rtl/test_fx2_loop.cpp (in `make test`)
 #   make program-ice40   load build/fpga/ice40/wg_ice40_top.bin into the iCEBreaker's FPGA
 #                        (iceprog -S: SRAM, lost at power-off)
@@ -74,6 +75,23 @@ fpga: $(ICE40_BIN)
 program-ice40: $(ICE40_BIN)
 	@command -v $(ICEPROG) >/dev/null || { echo "program-ice40: $(ICEPROG) not found (Debian package fpga-icestorm)"; exit 1; }
 	$(ICEPROG) -S $(ICE40_BIN)
+
+# --- Arty A7-100T with Vivado (not installed here) -----------------------------------------
+# The GPU's board top with the `arty` parameter set, or the loop-back bring-up image
+# (FPGA_ARTY_TOP=wg_arty_loop_top, no parameters); bitstream and reports in build/board/,
+# where `make program` (sim/jtag.mk) looks for it.
+VIVADO        ?= vivado
+FPGA_ARTY_TOP ?= wg_board_top
+FPGA_ARTY_PARAMS = $(if $(filter wg_board_top,$(FPGA_ARTY_TOP)),\
+                   $(call board_params,arty,NUM_SMS $(BOARD_GPU_NAMES)))
+.PHONY: fpga-arty
+fpga-arty:
+	@command -v $(VIVADO) >/dev/null || { echo "fpga-arty: $(VIVADO) not found: the Arty A7 bitstream needs Vivado" \
+		"(constraints/arty-a7-100t.tcl, docs/fpga.md section 6); make fpga-xc7 gives yosys' estimate"; exit 1; }
+	@[ -f rtl/$(FPGA_ARTY_TOP).sv ] || { echo "fpga-arty: no rtl/$(FPGA_ARTY_TOP).sv"; exit 1; }
+	@mkdir -p $(BUILD)/board
+	$(VIVADO) -mode batch -nojournal -log $(BUILD)/board/vivado.log -source constraints/arty-a7-100t.tcl \
+		-tclargs $(BUILD)/board $(FPGA_ARTY_TOP) $(FPGA_ARTY_PARAMS)
 
 # --- Artix-7 estimate ---------------------------------------------------------
 FPGA_XC7_BOARD   ?= arty
