@@ -31,6 +31,7 @@ module wg_sm #(
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
+  parameter int unsigned LSU_LANES   = 32,      // coalescer lanes per cycle (docs/fpga.md 3.3)
   // Derived: do not override.
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
   parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
@@ -616,7 +617,8 @@ module wg_sm #(
     .MEM_BYTES  (MEM_BYTES),
     .MEM_TAG_W  (MEM_TAG_W),
     .RETIRE_EN  (RETIRE_EN),
-    .HAS_FP     (HAS_FP)
+    .HAS_FP     (HAS_FP),
+    .LSU_LANES  (LSU_LANES)
   ) u_lsu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
