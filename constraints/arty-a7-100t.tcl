@@ -40,8 +40,10 @@ foreach p $params {
 }
 
 set_param general.maxThreads 2
-synth_design -top $top -part $part -generic $generics -verilog_define $defines \
-	-flatten_hierarchy rebuilt
+set opts [list -top $top -part $part -flatten_hierarchy rebuilt]
+foreach g $generics { lappend opts -generic $g }
+foreach d $defines { lappend opts -verilog_define $d }
+synth_design {*}$opts
 report_utilization -file $outdir/synth_utilization.rpt
 opt_design
 place_design
