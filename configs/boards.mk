@@ -17,7 +17,7 @@ FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=8 NUM_SIMD=2 NUM_REGS=8192 R
                    CMEM_BYTES=1024 STACK_DEPTH=16 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
                    LSU_LANES=4
 
-# ice40: the tiniest SM that still runs integer kernels: one SIMD unit of 4 lanes, 4 warps,
+# ice40: the tiniest SM meant to run integer kernels (not run yet): one SIMD unit of 4 lanes, 4 warps,
 # 1024 registers, 1 CTA, 2 KB array, 256 instructions, no FP, no SFU, coalescer 4 lanes per
 # cycle. It does not fit an iCE40 (docs/fpga.md section 3): the iCE40 bitstream of `make
 # fpga` is the FX2 loop-back.
