@@ -35,11 +35,15 @@ board_params = $(filter $(addsuffix =%,$(2)),$(FPGA_BOARD_$(1)))
 # Names wg_gpu and wg_board_core take (NUM_SMS goes through WG_GPU_NUM_SMS, as in sim/gpu.mk).
 BOARD_GPU_NAMES := NUM_WARPS SIMD_WIDTH NUM_SIMD NUM_REGS RF_BANKS NUM_CTAS DMEM_BYTES L1_SETS \
                    L1_MSHRS IMEM_DEPTH CMEM_BYTES STACK_DEPTH HAS_FP MEM_TAG_W RETIRE_EN
-# Names wg_sm takes.
+# Names wg_sm takes. $(call board_vflags,BOARD,NAMES): for wg_gpu / wg_board_core give
+# $(BOARD_GPU_NAMES), for wg_sm $(BOARD_SM_NAMES).
 BOARD_SM_NAMES := $(BOARD_GPU_NAMES) HAS_SFU LSU_LANES
 # Verilator -G flags and the C macros of sim/wggpu_params.h for the GPU and board models.
+# The one-bit parameters are given as 1'b0 / 1'b1 (a plain 1 is a 32-bit constant: WIDTH).
+BOARD_BIT_NAMES := HAS_FP HAS_SFU RETIRE_EN
+board_gval   = $(if $(filter $(addsuffix =%,$(BOARD_BIT_NAMES)),$(1)),$(firstword $(subst =, ,$(1)))="1'b$(lastword $(subst =, ,$(1)))",$(1))
 board_vflags = +define+WG_GPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
-               $(addprefix -G,$(call board_params,$(1),$(BOARD_GPU_NAMES)))
+               $(foreach p,$(call board_params,$(1),$(2)),-G$(call board_gval,$(p)))
 board_cdefs  = -DWGGPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
                $(addprefix -DWGGPU_,$(call board_params,$(1),$(BOARD_GPU_NAMES)))
 # yosys chparam arguments for a top with the given names: -set NAME VALUE ...

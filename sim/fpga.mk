@@ -10,6 +10,7 @@
 #   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
 #                        FPGA_BLOCKS_BOARD (default arty): the cost table of docs/fpga.md
 #   make fpga-configs    build/fpga/<board>.cfg: the host configuration of each board
+#   make fpga-lint       verilator --lint-only -Wall of one SM with each board's parameters
 #   make fpga-arty       Vivado batch build of the Arty A7 bitstream (where Vivado is installed)
 #   make fx2-loop-test   tests/rtl/test_fx2_loop.cpp (in `make test`)
 #   make program-ice40   load build/fpga/ice40/wg_ice40_top.bin into the iCEBreaker's FPGA
@@ -121,6 +122,18 @@ FPGA_BLOCKS ?= wg_warp_sched wg_barrier wg_sreg wg_simt_stack wg_fetch wg_cta_ct
 fpga-blocks:
 	@nice -n 10 scripts/fpga-blocks.sh $(FPGA_DIR)/blocks-$(FPGA_BLOCKS_BOARD) \
 		"$(FPGA_BOARD_$(FPGA_BLOCKS_BOARD))" $(FPGA_BLOCKS)
+
+# --- the board sets elaborate ------------------------------------------------------
+# verilator --lint-only -Wall of one SM with each board's parameters (about a minute each).
+.PHONY: fpga-lint
+define fpga_lint_one
+	@echo "LINT wg_sm, board $(1)"
+	@$(VERILATOR) --lint-only -Wall -Irtl $(wildcard rtl/*.vlt) $(XC7_RTL) --top-module wg_sm \
+		$(call board_vflags,$(1),$(BOARD_SM_NAMES))
+
+endef
+fpga-lint:
+	$(foreach b,$(FPGA_BOARDS),$(call fpga_lint_one,$(b)))
 
 # --- host configurations --------------------------------------------------------
 # The keys the host checks against HELLO (docs/board.md section 5) and the ones that must
