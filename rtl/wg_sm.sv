@@ -270,7 +270,7 @@ module wg_sm #(
 
   if (PG_ISSUE) begin : g_pg_issue
     logic        slice_end_unused;
-    logic [21:0] util_unused;
+    logic [16+$clog2(NUM_SIMD*SIMD_WIDTH+1)-1:0] util_unused;  // ACC_W of wg_pg_issue_ctrl
     wg_pg_issue_ctrl #(
       .NUM_SIMD   (NUM_SIMD),
       .SIMD_WIDTH (SIMD_WIDTH),
