@@ -380,10 +380,11 @@ static void ftz_flushes_operands_and_results(void **state)
 	static const struct fx_case mul[] = {
 		{ NMIN, HALF, 0, PZERO },                 /* 2^-127 flushed */
 		{ NEG(NMIN), HALF, 0, NZERO },
-		{ 0x3F7FFFFFu, NMIN, 0, PZERO },          /* RN: 0x007FFFFF, subnormal */
+		/* 2^-126 - 2^-150: a tie between 0x007FFFFF and 2^-126, to even: normal, kept */
+		{ 0x3F7FFFFFu, NMIN, 0, NMIN },
 	};
-	static const struct fx_case mul_rp[] = {
-		{ 0x3F7FFFFFu, NMIN, 0, NMIN },           /* rounds up to 2^-126: kept */
+	static const struct fx_case mul_rz[] = {
+		{ 0x3F7FFFFFu, NMIN, 0, PZERO },          /* RZ: 0x007FFFFF, subnormal: flushed */
 	};
 	static const struct fx_case fma[] = {
 		{ NMIN, ONE, NEG(DMIN), NMIN },
@@ -391,7 +392,7 @@ static void ftz_flushes_operands_and_results(void **state)
 
 	FX_CASES(*state, "FADD.FTZ R4, R1, R2", add);
 	FX_CASES(*state, "FMUL.FTZ R4, R1, R2", mul);
-	FX_CASES(*state, "FMUL.RP.FTZ R4, R1, R2", mul_rp);
+	FX_CASES(*state, "FMUL.RZ.FTZ R4, R1, R2", mul_rz);
 	FX_CASES(*state, "FFMA.FTZ R4, R1, R2, R3", fma);
 }
 
