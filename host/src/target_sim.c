@@ -26,7 +26,11 @@
 #include "target.h"
 #include "warpgate.h"
 
-#define ROB 64                /* per-warp reorder window of the retire stream */
+/* Per-warp reorder window of the retire stream: it starts at ROB_MIN instructions and doubles
+ * while a beat arrives further ahead of the oldest unretired instruction (a long-latency load
+ * followed by many independent instructions), up to half the 16-bit sequence space. */
+#define ROB_MIN 64
+#define ROB_MAX 32768
 #define MAX_COUNTERS 128
 #define DEFAULT_WATCHDOG 200000
 #define LOCKSTEP_OFF 0
@@ -54,7 +58,8 @@ struct wtrack {
 	uint32_t last_pc;
 	uint64_t retired;
 	uint32_t slot;
-	struct rinsn rob[ROB];
+	uint32_t cap;       /* entries of rob (0: not allocated yet) */
+	struct rinsn *rob;  /* instruction seq at rob[seq % cap] */
 };
 
 struct rcta {
@@ -396,10 +401,42 @@ static struct rcta *find_cta(struct run *R, uint32_t linear, int create)
 			return NULL;
 		}
 	}
-	memset(free_slot->w, 0, R->nwarps * sizeof(*free_slot->w));
+	for (uint32_t i = 0; i < R->nwarps; i++) { /* keep each warp's window, empty */
+		struct wtrack *t = &free_slot->w[i];
+		struct rinsn *rob = t->rob;
+		uint32_t cap = t->cap;
+
+		memset(t, 0, sizeof(*t));
+		t->rob = rob;
+		t->cap = cap;
+		for (uint32_t j = 0; j < cap; j++)
+			rob[j].valid = 0;
+	}
 	free_slot->used = 1;
 	free_slot->linear = linear;
 	return free_slot;
+}
+
+/* Make warp t's window hold an instruction `ahead` places after the oldest unretired one. */
+static int grow_rob(struct wtrack *t, uint32_t ahead)
+{
+	uint32_t cap = t->cap ? t->cap : ROB_MIN;
+	struct rinsn *n;
+
+	while (ahead >= cap && cap < ROB_MAX)
+		cap *= 2;
+	if (cap == t->cap)
+		return 0;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -1;
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->rob[i].valid)
+			n[t->rob[i].seq % cap] = t->rob[i];
+	free(t->rob);
+	t->rob = n;
+	t->cap = cap;
+	return 0;
 }
 
 static void count(struct run *R, const struct rinsn *e)
@@ -485,14 +522,16 @@ static int retire_beat(struct run *R, const struct wgsim_retire *b)
 		return WG_ENOMEM;
 	t = &c->w[b->wic];
 	t->slot = b->warp;
-	e = &t->rob[b->seq % ROB];
+	if (grow_rob(t, (uint16_t)(b->seq - t->next)))
+		return WG_ENOMEM;
+	e = &t->rob[b->seq % t->cap];
 	if (!e->valid) {
-		if ((uint16_t)(b->seq - t->next) >= ROB) {
+		if ((uint16_t)(b->seq - t->next) >= t->cap) {
 			size_t n = where(R, R->err->msg, sizeof(R->err->msg), b->warp, b->cta_linear, b->pc, -1);
 
 			snprintf(R->err->msg + n, sizeof(R->err->msg) - n,
 			         ": retire beat with sequence number %u, expected %u..%u (cycle %llu)", b->seq, t->next,
-			         (uint16_t)(t->next + ROB - 1), (unsigned long long)b->cycle);
+			         (uint16_t)(t->next + t->cap - 1), (unsigned long long)b->cycle);
 			return WG_EIO;
 		}
 		memset(e, 0, offsetof(struct rinsn, data));
@@ -512,7 +551,7 @@ static int retire_beat(struct run *R, const struct wgsim_retire *b)
 	R->last_retire = R->cycle;
 	/* release everything now in order */
 	for (;;) {
-		e = &t->rob[t->next % ROB];
+		e = &t->rob[t->next % t->cap];
 		if (!e->valid || !e->complete || e->seq != t->next)
 			break;
 		t->last_pc = e->pc;
@@ -1017,8 +1056,11 @@ out:
 		wg_gmem_free(S->gmem, local_base);
 	if (ref)
 		wg_gmem_destroy(ref);
-	for (uint32_t i = 0; i < R.nctas; i++)
+	for (uint32_t i = 0; i < R.nctas; i++) {
+		for (uint32_t j = 0; R.ctas[i].w && j < R.nwarps; j++)
+			free(R.ctas[i].w[j].rob);
 		free(R.ctas[i].w);
+	}
 	free(R.ctas);
 	free(R.q);
 	free(R.pi);

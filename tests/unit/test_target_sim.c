@@ -136,7 +136,7 @@ static void launch_that_does_not_fit_is_refused(void **state)
 }
 
 /* Scenarios driven from the stand-in's hooks. */
-enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE };
+enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE, SC_FAR };
 
 static void beat(struct wgsim *s, uint32_t slot, uint32_t cta, uint32_t wic, uint32_t seq, uint32_t pc, uint8_t dst,
                  uint8_t reg, uint8_t b, uint8_t last, uint32_t base)
@@ -201,6 +201,14 @@ static void on_launch(struct wgsim *s, uint32_t linear, void *ctx)
 		beat(s, 0, 0, 0, 1, 1, 1, 5, 1, 1, 0x200);
 		beat(s, 0, 0, 0, 0, 0, 2, 1, 0, 1, 0);
 		beat(s, 0, 0, 0, 2, 2, 0, 0, 0, 1, 0);
+		break;
+	case SC_FAR:
+		/* warp 0: a load (seq 0) still waiting on a slow memory while the warp's 299
+		 * independent instructions after it retire, newest first: 300 instructions in
+		 * flight, more than the initial window of 64 */
+		for (uint32_t n = 299; n >= 1; n--)
+			beat(s, 0, 0, 0, n, n % 3, 0, 0, 0, 1, 0);
+		beat(s, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0);
 		break;
 	}
 }
@@ -301,6 +309,27 @@ static void retire_beats_become_log_lines_in_program_order(void **state)
 	assert_int_equal(r[2].pc, 2);
 	assert_string_equal(r[2].dst, "-");
 	assert_int_equal(st.warp_insts, 3);
+	free(log);
+}
+
+static void retire_window_grows_past_a_slow_load(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	char path[64], *log;
+	struct fx_ret r[300];
+
+	t->scenario = SC_FAR;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	fx_log_begin(t->f, path);
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(2, 1, 1), (uint32_t[]){ 1, 2 }, &st, t->f->log),
+	                 0);
+	log = fx_log_end(t->f, path);
+	assert_int_equal(fx_log_lines(log, 0, 0, r, 300), 300);
+	for (unsigned i = 0; i < 300; i++) /* program order restored: pc = seq % 3 */
+		assert_int_equal(r[i].pc, i % 3);
+	assert_int_equal(st.warp_insts, 300);
 	free(log);
 }
 
@@ -446,6 +475,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sm_fault_becomes_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_stuck_launch, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_beats_become_log_lines_in_program_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(retire_window_grows_past_a_slow_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(l1_is_set_up_and_flushed_after_the_last_cta, setup, teardown),
 		cmocka_unit_test_setup_teardown(write_back_outside_allocations_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_capacity_follows_the_split, setup, teardown),
