@@ -401,6 +401,7 @@ module wg_gpu #(
     logic [12*32-1:0]            c_class;
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
+    logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] c_exec;
     // Warp issue control (docs/power-gating.md section 3): not read on the GPU top yet.
     logic [LANES-1:0]            pg_in_use_unused;
     logic [1:0]                  pg_state_unused;
@@ -525,19 +526,22 @@ module wg_gpu #(
       .cnt_stall_busy_o  (c_busy),
       .cnt_bank_conf_o   (c_bank),
       .cnt_wr_conf_o     (c_wr),
-      .cnt_mem_o         (c_mem)
+      .cnt_mem_o         (c_mem),
+      .cnt_exec_o        (c_exec)
     );
 
     // The counter snapshot, taken on CNT_READ for this SM only (a wide concatenation
     // evaluated every cycle would dominate simulation time). cycles: target time (an idle
-    // SM's own counter stops while its clock is gated).
+    // SM's own counter stops while its clock is gated). CNT_READ with addr 1 takes page 1:
+    // the execution counters (wg_sm_pkg::EC_*) in words 0..15, the rest zero.
     logic [CNT_W-1:0] snap_q;
     logic [63:0]      u_c_cycles_unused;
     assign u_c_cycles_unused = c_cycles;
     always_ff @(posedge clk_i) begin
       if (!rst_ni || flush) snap_q <= '0;
       else if (cnt_capture && 32'(cmd_sm_i) == s)
-        snap_q <= {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
+        snap_q <= (cmd_addr_i == 32'd1) ? CNT_W'(c_exec) :
+                  {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
     end
     assign cnt_all[s*CNT_W +: CNT_W] = snap_q;
 

@@ -31,6 +31,7 @@ module wg_sm #(
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
+  parameter int unsigned LSU_LANES   = 32,      // coalescer lanes per cycle (docs/fpga.md 3.3)
   // Derived: do not override.
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
   parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
@@ -126,7 +127,8 @@ module wg_sm #(
   output logic [31:0]                        cnt_stall_busy_o,
   output logic [31:0]                        cnt_bank_conf_o,
   output logic [31:0]                        cnt_wr_conf_o,
-  output logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] cnt_mem_o
+  output logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] cnt_mem_o,
+  output logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] cnt_exec_o
 );
   /*verilator no_inline_module*/
 
@@ -269,7 +271,7 @@ module wg_sm #(
 
   if (PG_ISSUE) begin : g_pg_issue
     logic        slice_end_unused;
-    logic [21:0] util_unused;
+    logic [16+$clog2(NUM_SIMD*SIMD_WIDTH+1)-1:0] util_unused;  // ACC_W of wg_pg_issue_ctrl
     wg_pg_issue_ctrl #(
       .NUM_SIMD   (NUM_SIMD),
       .SIMD_WIDTH (SIMD_WIDTH),
@@ -743,7 +745,8 @@ module wg_sm #(
     .MEM_BYTES  (MEM_BYTES),
     .MEM_TAG_W  (MEM_TAG_W),
     .RETIRE_EN  (RETIRE_EN),
-    .HAS_FP     (HAS_FP)
+    .HAS_FP     (HAS_FP),
+    .LSU_LANES  (LSU_LANES)
   ) u_lsu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -926,6 +929,8 @@ module wg_sm #(
     end else begin
       logic [63:0] wi, ti;
       logic [31:0] si, sh, sb;
+      logic [NUM_CLS*32-1:0] cl;
+      for (int i = 0; i < 32'(NUM_CLS); i++) cl[i*32 +: 32] = cls_q[i];
       cnt_cycles_o <= cnt_cycles_o + 64'd1;
       if (resident) cnt_active_o <= cnt_active_o + 64'd1;
       if (resident || count_idle) clock_q <= clock_q + 64'd1;
@@ -938,13 +943,15 @@ module wg_sm #(
         if (st_issue[k]) begin
           wi = wi + 64'd1;
           ti = ti + 64'(st_threads[k*6 +: 6]);
-          cls_q[st_cls[k*4 +: 4]] <= cls_q[st_cls[k*4 +: 4]] + 32'd1;
+          // both slots may issue one class in a cycle: count in cl, store once
+          cl[32'(st_cls[k*4 +: 4])*32 +: 32] = cl[32'(st_cls[k*4 +: 4])*32 +: 32] + 32'd1;
         end else if (resident) begin
           if (st_idle[k]) si = si + 32'd1;
           else if (st_hazard[k]) sh = sh + 32'd1;
           else if (st_busy[k]) sb = sb + 32'd1;
         end
       end
+      for (int i = 0; i < 32'(NUM_CLS); i++) cls_q[i] <= cl[i*32 +: 32];
       cnt_winst_o <= wi;
       cnt_tinst_o <= ti;
       cnt_stall_idle_o   <= si;
@@ -960,6 +967,46 @@ module wg_sm #(
     for (int k = 0; k < 32'(NUM_SIMD); k++) begin
       cnt_bank_conf_o = cnt_bank_conf_o + bank_conf[k*32 +: 32];
       cnt_wr_conf_o   = cnt_wr_conf_o + wr_conf[k*32 +: 32];
+    end
+  end
+
+  // Execution counters (wg_sm_pkg::EC_*), from the issue slots: branches and their
+  // divergence (execution mask neither empty nor the active mask), local-memory bytes,
+  // thread instructions per class. Each 32 bits, wrapping.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cnt_exec_o <= '0;
+    end else begin
+      logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] e;
+      e = cnt_exec_o;
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        if (st_issue[k]) begin
+          logic [3:0]  c;
+          logic [5:0]  n;
+          logic [31:0] amask, emask, bytes;
+          logic [5:0]  uop_op;
+          logic [2:0]  uop_mod;
+          c     = st_cls[k*4 +: 4];
+          n     = st_threads[k*6 +: 6];
+          amask = is_active[k*32 +: 32];
+          emask = is_exec[k*32 +: 32];
+          // op and mod: the first two members of the packed uop_t, its top 9 bits
+          {uop_op, uop_mod} = is_uop[k*UOP_W + UOP_W - 9 +: 9];
+          bytes = 32'(n) * 32'(wg_isa_pkg::width_bytes(uop_mod));
+          e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] =
+            e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] + 32'(n);
+          if (c == wg_isa_pkg::CLASS_BRANCH) begin
+            e[wg_sm_pkg::EC_BRANCH*32 +: 32] = e[wg_sm_pkg::EC_BRANCH*32 +: 32] + 32'd1;
+            if (emask != '0 && emask != amask)
+              e[wg_sm_pkg::EC_DIV_BRANCH*32 +: 32] = e[wg_sm_pkg::EC_DIV_BRANCH*32 +: 32] + 32'd1;
+          end
+          if (uop_op == wg_isa_pkg::OP_LDL)
+            e[wg_sm_pkg::EC_LOCAL_LD_BYTES*32 +: 32] = e[wg_sm_pkg::EC_LOCAL_LD_BYTES*32 +: 32] + bytes;
+          if (uop_op == wg_isa_pkg::OP_STL)
+            e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] = e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] + bytes;
+        end
+      end
+      cnt_exec_o <= e;
     end
   end
 

@@ -86,6 +86,15 @@ package wg_sm_pkg;
   localparam int unsigned MC_MEM_WR_BYTES   = 26;
   localparam int unsigned NUM_MEMCNT        = 27;
 
+  // Execution counters (docs/sm-pipeline.md), cnt_exec_o order: what the retire stream
+  // gives the sim target, counted at issue for tops without one (the GPU's CNT_READ page 1).
+  localparam int unsigned EC_BRANCH         = 0;   // BRA warp instructions
+  localparam int unsigned EC_DIV_BRANCH     = 1;   //   of which split the warp
+  localparam int unsigned EC_LOCAL_LD_BYTES = 2;   // LDL bytes (threads x width)
+  localparam int unsigned EC_LOCAL_ST_BYTES = 3;   // STL bytes
+  localparam int unsigned EC_CLASS_THREAD   = 4;   // 4..15: thread instructions per class
+  localparam int unsigned NUM_EXECCNT       = 16;
+
   // Per-lane thread index as stored at launch: {z[5:0], y[9:0], x[9:0]}.
   localparam int unsigned TID_W = 26;
 

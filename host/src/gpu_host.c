@@ -47,6 +47,12 @@
 #define CW_CLASS 8
 #define CW_STALL 20
 #define CW_MEM 25
+/* Page 1 (CNT_READ addr 1): wg_sm_pkg::EC_* */
+#define EC_BRANCH 0
+#define EC_DIV_BRANCH 1
+#define EC_LOCAL_LD_BYTES 2
+#define EC_LOCAL_ST_BYTES 3
+#define EC_CLASS_THREAD 4
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -868,8 +874,8 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 	return rc;
 }
 
-/* The counter snapshot of SM sm (the GPU stands at its grant). */
-static int sm_counters(struct run *R, uint32_t sm, uint32_t cnt[WGGPU_CNT_WORDS])
+/* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
 {
 	const struct wg_gpu_port_ops *ops = R->E->ops;
 	struct wggpu_cmd c;
@@ -879,6 +885,7 @@ static int sm_counters(struct run *R, uint32_t sm, uint32_t cnt[WGGPU_CNT_WORDS]
 	memset(&c, 0, sizeof(c));
 	c.op = WGGPU_CNT_READ;
 	c.sm = (uint8_t)sm;
+	c.addr = page;
 	rc = push_cmd(R, &c);
 	for (int spin = 0; !rc && !got && spin < 100000; spin++) {
 		rc = ops->run(R->E->ctx, 4);
@@ -914,7 +921,7 @@ static int sample_and_release(struct run *R)
 	for (uint32_t s = 0; s < R->nsms && !rc && wg_dispatch_wants_sample(R->disp); s++) {
 		struct wg_dispatch_sample smp;
 
-		rc = sm_counters(R, s, cnt);
+		rc = sm_counters(R, s, 0, cnt);
 		if (rc)
 			break;
 		memset(&smp, 0, sizeof(smp));
@@ -936,7 +943,7 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 	uint32_t cnt[WGGPU_CNT_WORDS];
 
 	for (uint32_t s = 0; s < R->nsms; s++) {
-		int rc = sm_counters(R, s, cnt);
+		int rc = sm_counters(R, s, 0, cnt);
 
 		if (rc)
 			return rc;
@@ -951,6 +958,18 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 		tot->warp_insts += W64(cnt, CW_WINST);
 		for (int k = CW_CLASS; k < WGGPU_CNT_WORDS; k++)
 			tot->cnt[k] += cnt[k];
+		if (!R->E->ops->exec_counters)
+			continue;
+		/* page 1: the execution counters, which the sim target takes from its retire stream */
+		rc = sm_counters(R, s, 1, cnt);
+		if (rc)
+			return rc;
+		st->branches += cnt[EC_BRANCH];
+		st->divergent_branches += cnt[EC_DIV_BRANCH];
+		st->local_ld_bytes += cnt[EC_LOCAL_LD_BYTES];
+		st->local_st_bytes += cnt[EC_LOCAL_ST_BYTES];
+		for (int k = 0; k < WG_CLASS_COUNT && k < 12; k++)
+			st->class_thread[k] += cnt[EC_CLASS_THREAD + k];
 	}
 	return 0;
 }
