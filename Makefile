@@ -177,6 +177,7 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/jtag.mk
+-include sim/fx2.mk
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/ptx.mk
