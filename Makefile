@@ -178,6 +178,7 @@ rtl-test::
 -include sim/link.mk
 -include sim/jtag.mk
 -include sim/fx2.mk
+-include sim/usb.mk
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/ptx.mk
