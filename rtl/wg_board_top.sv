@@ -258,6 +258,8 @@ module wg_board_top #(
   logic [wg_jtag_pkg::ADDR_W-1:0] req_addr;
   logic [31:0]                    req_wdata, rsp_rdata;
   logic                           rsp_valid, rsp_ready, rsp_err;
+  logic                           regs_rsp_valid, regs_rsp_ready, regs_rsp_err;
+  logic [31:0]                    regs_rsp_rdata;
   logic [wg_jtag_pkg::SYS_STATUS_W-1:0] jstatus;
   logic [NUM_CTRL*32-1:0]         ctrl;
   logic [3:0]                     unused_tap_state;
@@ -296,10 +298,10 @@ module wg_board_top #(
     .req_write_i (req_write),
     .req_addr_i  (req_addr),
     .req_wdata_i (req_wdata),
-    .rsp_valid_o (rsp_valid),
-    .rsp_ready_i (rsp_ready),
-    .rsp_rdata_o (rsp_rdata),
-    .rsp_err_o   (rsp_err),
+    .rsp_valid_o (regs_rsp_valid),
+    .rsp_ready_i (regs_rsp_ready),
+    .rsp_rdata_o (regs_rsp_rdata),
+    .rsp_err_o   (regs_rsp_err),
     .cnt_i       (cnt),
     .ctrl_o      (ctrl),
     .halt_o      (halt),
@@ -309,12 +311,28 @@ module wg_board_top #(
     .status_o    (jstatus)
   );
 
+  // The response goes to the TAP's DTM through a spill register: wg_jtag_regs' request
+  // ready follows its response ready combinationally, and the DTM computes its response ready
+  // in the block that reads the request ready; registered in between, the handshakes form no
+  // combinational loop (one cycle more per access, nothing at TCK's pace).
+  wg_spill_reg #(.WIDTH(33)) u_rsp_reg (
+    .clk_i       (ifclk_i),
+    .rst_ni      (rst_n),
+    .in_valid_i  (regs_rsp_valid),
+    .in_ready_o  (regs_rsp_ready),
+    .in_data_i   ({regs_rsp_err, regs_rsp_rdata}),
+    .out_valid_o (rsp_valid),
+    .out_ready_i (rsp_ready),
+    .out_data_o  ({rsp_err, rsp_rdata})
+  );
+
   // The control registers are reserved for the power-gating controls of docs/power-gating.md
   // section 5 (written through the link today: wg_gpu has no control port for them).
   logic unused_ctrl;
   assign unused_ctrl = ^{ctrl, rep_off, rep_seq[31:20], unused_tap_state};
 
   assign led_o  = {halted_q, running, failed, up};
-  assign idle_o = rst_n && bridge_idle && core_idle && !halt && !halted_q && !req_valid && !rsp_valid;
+  assign idle_o = rst_n && bridge_idle && core_idle && !halt && !halted_q && !req_valid && !rsp_valid
+                  && !regs_rsp_valid;
 
 endmodule

@@ -10,10 +10,12 @@ void fx2_init(struct fx2_model *m, unsigned in_pkt)
 	m->in_pkt = in_pkt && in_pkt <= FX2_BUF_BYTES ? in_pkt : FX2_BUF_BYTES;
 }
 
-void fx2_fifo_reset(struct fx2_model *m)
+void fx2_fifo_reset(struct fx2_model *m, int out, int in)
 {
-	m->ep2_head = m->ep2_n = m->ep2_off = 0;
-	m->ep6_head = m->ep6_n = m->ep6_fill = 0;
+	if (out)
+		m->ep2_head = m->ep2_n = m->ep2_off = 0;
+	if (in)
+		m->ep6_head = m->ep6_n = m->ep6_fill = 0;
 }
 
 static int ep2_empty(const struct fx2_model *m)
@@ -110,6 +112,16 @@ void fx2_edge(struct fx2_model *m, const struct fx2_pins *p)
 			commit_in(m); /* ZEROLENIN: an empty one is a zero-length packet */
 		}
 	}
+}
+
+int fx2_in_commit(struct fx2_model *m)
+{
+	if (ep6_full(m))
+		return 0;
+	if (!m->ep6_fill)
+		m->n.zlps++;
+	commit_in(m);
+	return 1;
 }
 
 int fx2_out_room(const struct fx2_model *m)

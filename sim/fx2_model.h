@@ -72,8 +72,10 @@ int fx2_in_packet(struct fx2_model *m, uint8_t *p);      /* the oldest one: its 
 /* Bytes held in EP2 (not yet read) and in EP6 (committed or filling). */
 size_t fx2_out_bytes(const struct fx2_model *m);
 size_t fx2_in_bytes(const struct fx2_model *m);
-/* FIFO_RESET: empty both FIFOs. */
-void fx2_fifo_reset(struct fx2_model *m);
+/* FIFO_RESET: empty EP2 (out) and/or EP6 (in). */
+void fx2_fifo_reset(struct fx2_model *m, int out, int in);
+/* IN_COMMIT (vendor request 0xB4): commit the partly filled EP6 buffer as PKTEND does; 0: EP6 full. */
+int fx2_in_commit(struct fx2_model *m);
 
 #ifdef __cplusplus
 }
