@@ -63,3 +63,12 @@ $(FX2_EMU): tests/usb/fx2_emu.c sim/fx2_model.c sim/fx2_model.h sim/wgtop.h host
 		-o $@ tests/usb/fx2_emu.c sim/fx2_model.c $(TOP_LIB) $$(pkg-config --libs $(USB_PKGS)) -lstdc++ -lz -lpthread -lm
 
 fx2-emu: $(FX2_EMU)
+
+usb-test: $(FX2_EMU) $(KERNEL_BINS) $(FW_IHX)
+	@scripts/usb-test.sh $(BUILD)
+
+# Frames and bytes per second through the emulated USB path (a figure; the FPGA's IFCLK is
+# simulated, so the rates measure the emulation, not a board).
+USB_BENCH_KERNEL ?= matmul
+usb-bench: $(FX2_EMU) $(BUILD)/kernels/$(USB_BENCH_KERNEL) $(FW_IHX)
+	@USB_TEST_KERNELS=$(USB_BENCH_KERNEL) USB_TEST_UNPLUG=none scripts/usb-test.sh $(BUILD) | grep -v '^usb-test: [0-9]* passed'
