@@ -235,7 +235,7 @@ static int plug(int bridge)
 	                      "E: BUSNUM=001\nE: DEVNUM=%03d\nE: DEVNAME=%s\nE: DEVTYPE=usb_device\n"
 	                      "A: bConfigurationValue=%d\\n\nA: busnum=1\\n\nA: devnum=%d\\n\nA: speed=480\\n\n"
 	                      "H: descriptors=%s\n",
-	                      E.devnum, E.devnum, E.devnode, bridge ? 0 : 1, E.devnum, hex);
+	                      E.devnum, E.devnum, E.devnode, 1, E.devnum, hex);
 	umockdev_testbed_add_from_string(E.tb, rec, &err);
 	g_free(rec);
 	g_free(hex);
@@ -561,6 +561,7 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 	case USBDEVFS_GETDRIVER:
 		reply(c, -1, ENODATA); /* no kernel driver bound */
 		break;
+	case USBDEVFS_DISCONNECT_CLAIM:
 	case USBDEVFS_CLAIMINTERFACE:
 	case USBDEVFS_RELEASEINTERFACE:
 	case USBDEVFS_SETINTERFACE:
@@ -598,7 +599,8 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 			uint8_t *b = r->buf->data;
 			int n = control(b, b + 8);
 
-			r->off = n < 0 ? 0 : n;
+			/* actual_length: the IN data stage's bytes, or all of an OUT data stage */
+			r->off = n < 0 ? 0 : (b[0] & 0x80) ? n : le16(b + 6);
 			finish(r, n < 0 ? -EPIPE : 0);
 		} else if (r->u->type == USBDEVFS_URB_TYPE_BULK && r->u->endpoint == WGU_EP_OUT && E.stage == BRIDGE) {
 			queue(&E.outq, r);
@@ -767,7 +769,7 @@ int main(int argc, char **argv)
 			if (rc)
 				break;
 			E.stage = BRIDGE;
-			E.configured = 0;
+			E.configured = 1; /* the kernel's USB core sets configuration 1 after enumeration */
 			continue;
 		}
 		if (E.stage == GONE && E.unplug_after && !E.renum_at) {
