@@ -30,7 +30,7 @@ struct wgtop {
 	VerilatedFstC *fst = nullptr;
 #endif
 	wgtop_opts opts{};
-	wgtop_counts n{};
+	struct wgtop_counts n{};
 	bool still = false; // the last cycle left the top idle with these inputs
 	wgtop_fx2_in last{};
 };
