@@ -57,8 +57,10 @@ struct urb {
 };
 
 struct emu {
-	GMutex mu;
-	GCond cv;
+	GMutex mu;           /* everything but the completed URBs */
+	GCond cv;            /* a URB arrived (the FPGA's loop waits on it when idle) */
+	GMutex dmu;          /* the completed URBs (E.done): reaps do not wait for the FPGA's loop */
+	GCond dcv;
 	UMockdevTestbed *tb;
 	UMockdevIoctlBase *handler;
 	enum stage stage;
@@ -86,6 +88,8 @@ struct emu {
 	uint64_t urbs_out, urbs_in, bytes_out, bytes_in, ctrl, reaps, reaps_empty;
 	gint64 t_first, t_last; /* first and last bulk byte */
 	int verbose;
+	gint handler_waiting; /* the handler thread wants the lock: the FPGA's loop lets it in */
+	gint gone_now;        /* the device has vanished (reaps answer ENODEV) */
 	uint64_t unplug_after; /* tests: disappear after this many IN bytes (0: never) */
 };
 
@@ -262,9 +266,11 @@ static void finish(struct urb *r, int status)
 	r->u->actual_length = r->off;
 	r->u->status = status;
 	r->next = NULL;
+	g_mutex_lock(&E.dmu);
 	*E.done_tail = r;
 	E.done_tail = &r->next;
-	g_cond_broadcast(&E.cv);
+	g_cond_broadcast(&E.dcv);
+	g_mutex_unlock(&E.dmu);
 }
 
 static void urb_free(struct urb *r)
@@ -354,6 +360,7 @@ static void move_packets(void)
 		if (E.unplug_after && E.bytes_in >= E.unplug_after && E.stage == BRIDGE) {
 			vlog("unplugging after %llu IN bytes (--unplug-after)", (unsigned long long)E.bytes_in);
 			E.stage = GONE;
+			g_atomic_int_set(&E.gone_now, 1);
 			finish_all(-ENODEV);
 			break;
 		}
@@ -546,7 +553,37 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 
 	(void)h;
 	(void)user;
+	if (req == USBDEVFS_REAPURB || req == USBDEVFS_REAPURBNDELAY) {
+		gint64 until = g_get_monotonic_time() + REAP_WAIT_US;
+
+		g_mutex_lock(&E.dmu);
+		E.reaps++;
+		/* Nothing done: wait a little for a completion (libusb polls an always-writable socket here). */
+		while (!E.done && g_cond_wait_until(&E.dcv, &E.dmu, until))
+			;
+		if (E.done) {
+			struct urb *r = E.done;
+			UMockdevIoctlData *p = umockdev_ioctl_data_resolve(arg, 0, sizeof(gpointer), NULL);
+
+			E.done = r->next;
+			if (!E.done)
+				E.done_tail = &E.done;
+			g_mutex_unlock(&E.dmu);
+			umockdev_ioctl_data_set_ptr(p, 0, r->ud);
+			g_object_unref(p);
+			reply(c, 0, 0);
+			urb_free(r);
+		} else {
+			E.reaps_empty++;
+			stale = g_atomic_int_get(&E.gone_now) || strcmp(node, E.devnode) != 0;
+			g_mutex_unlock(&E.dmu);
+			reply(c, -1, stale ? ENODEV : EAGAIN);
+		}
+		return TRUE;
+	}
+	g_atomic_int_inc(&E.handler_waiting);
 	g_mutex_lock(&E.mu);
+	g_atomic_int_dec_and_test(&E.handler_waiting);
 	stale = E.stage == GONE || strcmp(node, E.devnode) != 0;
 	switch (req) {
 	case USBDEVFS_GET_CAPABILITIES: {
@@ -561,6 +598,7 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 	case USBDEVFS_GETDRIVER:
 		reply(c, -1, ENODATA); /* no kernel driver bound */
 		break;
+	case USBDEVFS_IOCTL: /* the kernel driver (dis)connected around a claim: there is none */
 	case USBDEVFS_DISCONNECT_CLAIM:
 	case USBDEVFS_CLAIMINTERFACE:
 	case USBDEVFS_RELEASEINTERFACE:
@@ -614,31 +652,6 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 			break;
 		}
 		reply(c, 0, 0);
-		break;
-	}
-	case USBDEVFS_REAPURB:
-	case USBDEVFS_REAPURBNDELAY: {
-		gint64 until = g_get_monotonic_time() + REAP_WAIT_US;
-
-		E.reaps++;
-		/* Nothing done: wait a little for a completion (libusb polls an always-writable socket here). */
-		while (!E.done && g_cond_wait_until(&E.cv, &E.mu, until))
-			;
-		if (E.done) {
-			struct urb *r = E.done;
-			UMockdevIoctlData *p = umockdev_ioctl_data_resolve(arg, 0, sizeof(gpointer), NULL);
-
-			E.done = r->next;
-			if (!E.done)
-				E.done_tail = &E.done;
-			umockdev_ioctl_data_set_ptr(p, 0, r->ud);
-			g_object_unref(p);
-			reply(c, 0, 0);
-			urb_free(r);
-		} else {
-			E.reaps_empty++;
-			reply(c, -1, stale ? ENODEV : EAGAIN);
-		}
 		break;
 	}
 	case USBDEVFS_DISCARDURB: {
@@ -695,7 +708,7 @@ int main(int argc, char **argv)
 	struct wgtop_counts tc;
 	struct sigaction sa;
 	int i, st = 0, rc;
-	gint64 t0;
+	gint64 t0, t_report = 0;
 	uint64_t cycles_run = 0;
 	FILE *sf;
 
@@ -708,7 +721,7 @@ int main(int argc, char **argv)
 		else if (!strncmp(argv[i], "--stats=", 8))
 			stats_path = argv[i] + 8;
 		else if (!strcmp(argv[i], "-v"))
-			E.verbose = 1;
+			E.verbose++;
 		else {
 			usage();
 			return 2;
@@ -726,6 +739,8 @@ int main(int argc, char **argv)
 		return 2;
 	g_mutex_init(&E.mu);
 	g_cond_init(&E.cv);
+	g_mutex_init(&E.dmu);
+	g_cond_init(&E.dcv);
 	E.done_tail = &E.done;
 	fx2_init(&E.m, WGU_BULK_PACKET_HS);
 	if (wgtop_create(&E.top, NULL)) {
@@ -780,6 +795,22 @@ int main(int argc, char **argv)
 			continue;
 		}
 		move_packets();
+		if (E.verbose > 1 && now - t_report > 1000000) {
+			struct wgtop_counts c;
+			int nq[3] = {0, 0, 0};
+
+			for (struct urb *r = E.outq; r; r = r->next)
+				nq[0]++;
+			for (struct urb *r = E.inq; r; r = r->next)
+				nq[1]++;
+			for (struct urb *r = E.done; r; r = r->next)
+				nq[2]++;
+			wgtop_counts(E.top, &c);
+			t_report = now;
+			vlog("%llu cycles: EP2 %zu bytes, EP6 %zu bytes (%d committed), URBs out %d in %d done %d, "
+			     "leds 0x%x, idle %d", (unsigned long long)c.cycles, fx2_out_bytes(&E.m), fx2_in_bytes(&E.m),
+			     fx2_in_ready(&E.m), nq[0], nq[1], nq[2], wgtop_leds(E.top), wgtop_idle(E.top));
+		}
 		rst_n = E.rst_until <= now && E.stage == BRIDGE;
 		if (!rst_n && E.rst_cycles <= 0) {
 			/* held in reset: nothing moves until the pin rises */
@@ -793,15 +824,14 @@ int main(int argc, char **argv)
 		if (E.m.n.violations)
 			fail("FIFO pin protocol violated: %s", E.m.last_violation);
 		move_packets();
-		if (idle && !E.outq && !E.done)
-			g_cond_wait_until(&E.cv, &E.mu, g_get_monotonic_time() + 20000);
-		else if (ran < BURST_CYCLES) {
+		/* Idle only if the packets just moved gave the FPGA nothing new to do. */
+		if (idle && !E.outq && !fx2_out_bytes(&E.m) && !(E.inq && fx2_in_ready(&E.m))) {
+			g_cond_wait_until(&E.cv, &E.mu, g_get_monotonic_time() + 1000);
+		} else if (g_atomic_int_get(&E.handler_waiting)) {
+			/* a mutex is not fair: let the waiting ioctl in before the next burst */
 			g_mutex_unlock(&E.mu);
-			g_mutex_lock(&E.mu);
-		} else {
-			/* let the handler thread in between bursts */
-			g_mutex_unlock(&E.mu);
-			g_thread_yield();
+			while (g_atomic_int_get(&E.handler_waiting))
+				g_thread_yield();
 			g_mutex_lock(&E.mu);
 		}
 	}
