@@ -65,14 +65,15 @@ static void libusb_errors_map_to_wg_codes_with_the_name_and_a_hint(void **state)
 
 /*
  * Two data records (0x0000: 02 00 06, 0x3E00: 12 01) and the end: checksums hand-worked,
- * e.g. :03000000020006F5 -> 03+00+00+00+02+00+06 = 0x0B, 0x100 - 0x0B = 0xF5.
+ * e.g. :03000000020006F5 -> 03+00+00+00+02+00+06 = 0x0B, 0x100 - 0x0B = 0xF5;
+ * :023E00001201AD -> 02+3E+00+00+12+01 = 0x53, 0x100 - 0x53 = 0xAD (AE: one off).
  */
 static void ihx_data_records_land_at_their_addresses(void **state)
 {
 	char path[64], msg[256] = "";
 
 	(void)state;
-	write_tmp(path, sizeof(path), ":03000000020006F5\n:023E000012019D\n:00000001FF\n");
+	write_tmp(path, sizeof(path), ":03000000020006F5\n:023E00001201AD\n:00000001FF\n");
 	assert_int_equal(wg_usb_read_ihx(path, ram, used, msg, sizeof(msg)), 0);
 	assert_int_equal(ram[0], 0x02);
 	assert_int_equal(ram[1], 0x00);
@@ -89,7 +90,7 @@ static void ihx_bad_checksum_names_file_and_line(void **state)
 	char path[64], msg[256] = "", want[96];
 
 	(void)state;
-	write_tmp(path, sizeof(path), ":03000000020006F5\n:023E000012019E\n:00000001FF\n");
+	write_tmp(path, sizeof(path), ":03000000020006F5\n:023E00001201AE\n:00000001FF\n");
 	assert_int_equal(wg_usb_read_ihx(path, ram, used, msg, sizeof(msg)), WG_EFORMAT);
 	snprintf(want, sizeof(want), "%s:2: checksum mismatch", path);
 	assert_string_equal(msg, want);
@@ -102,8 +103,8 @@ static void ihx_data_outside_the_fx2_ram_is_refused(void **state)
 	char path[64], msg[256] = "";
 
 	(void)state;
-	/* 02+3F+FF+00+AA+BB = 0x1AD -> checksum 0x53 */
-	write_tmp(path, sizeof(path), ":023FFF00AABB53\n:00000001FF\n");
+	/* 02+3F+FF+00+AA+BB = 0x2A5 -> checksum 0x100 - 0xA5 = 0x5B */
+	write_tmp(path, sizeof(path), ":023FFF00AABB5B\n:00000001FF\n");
 	assert_int_equal(wg_usb_read_ihx(path, ram, used, msg, sizeof(msg)), WG_EFORMAT);
 	assert_non_null(strstr(msg, ":1: data at 0x3FFF..0x4000 lies outside"));
 	unlink(path);
