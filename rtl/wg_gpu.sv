@@ -401,6 +401,11 @@ module wg_gpu #(
     logic [12*32-1:0]            c_class;
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
+    // Warp issue control (docs/power-gating.md section 3): not read on the GPU top yet.
+    logic [LANES-1:0]            pg_in_use_unused;
+    logic [1:0]                  pg_state_unused;
+    logic [4*48-1:0]             c_pg_state_unused;
+    logic [47:0]                 c_pg_changes_unused;
 
     // Per-SM idle clock gate.
     logic       need, gate_en, clk_sm_s, tick_s;
@@ -506,6 +511,10 @@ module wg_gpu #(
       .ret_last_o        (r_last),
       .ret_data_o        (r_data),
       .lane_en_i         (lane_en_q[s*LANES +: LANES]),
+      .pg_in_use_o       (pg_in_use_unused),
+      .pg_state_o        (pg_state_unused),
+      .cnt_pg_state_o    (c_pg_state_unused),
+      .cnt_pg_changes_o  (c_pg_changes_unused),
       .cnt_cycles_o      (c_cycles),
       .cnt_active_o      (c_active),
       .cnt_winst_o       (c_winst),

@@ -110,6 +110,10 @@ module wg_sm #(
 
   // Power-gating hooks.
   input  wire logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_en_i,
+  output logic [NUM_SIMD*SIMD_WIDTH-1:0] pg_in_use_o,   // lanes in use (warp issue control)
+  output logic [1:0]                         pg_state_o,    // issue-control state S1..S4 (0..3)
+  output logic [4*48-1:0]                    cnt_pg_state_o,   // cycles in S1..S4
+  output logic [47:0]                        cnt_pg_changes_o, // state changes
 
   // Counters (docs/sm-pipeline.md).
   output logic [63:0]                        cnt_cycles_o,
@@ -145,6 +149,9 @@ module wg_sm #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int i = 0; i < 32'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
+      cfg_q[wg_sm_pkg::CFG_PG_SLICE] <= 32'd100;
+      cfg_q[wg_sm_pkg::CFG_PG_DOWN]  <= {8'd0, 8'd25, 8'd50, 8'd75};
+      cfg_q[wg_sm_pkg::CFG_PG_UP]    <= {8'd0, 8'd20, 8'd40, 8'd60};
     end else if (cfg_we_i && 32'(cfg_addr_i) < wg_sm_pkg::NUM_CFG) begin
       cfg_q[cfg_addr_i] <= cfg_wdata_i;
     end
@@ -245,6 +252,101 @@ module wg_sm #(
 
   logic sched_halt;
   assign sched_halt = halt_cfg || faulted_q || hold;
+
+  // ---------------------------------------------------------------------------
+  // Warp issue control and compaction (docs/power-gating.md section 3).
+  // ---------------------------------------------------------------------------
+  // With 2 SIMD units (of at least 2 lanes) the 4-state machine decides per slice which
+  // units run split and whether unit 1 is in use; when it is not, scheduler 1's SIMD
+  // instructions execute on unit 0 (execution pipe 1 sends them to pipe 0's unit).
+  localparam bit PG_ISSUE = (NUM_SIMD == 2) && (SIMD_WIDTH >= 2);
+  logic                         pg_issue_en, pg_compact, pg_restart;
+  logic [NUM_SIMD-1:0]          pg_split, pg_unit_on;
+  logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_busy;
+  assign pg_issue_en = cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][0];
+  assign pg_compact  = cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][1];
+  assign pg_restart  = cfg_we_i && cfg_addr_i == wg_sm_pkg::CFG_PG_ISSUE;
+
+  if (PG_ISSUE) begin : g_pg_issue
+    logic        slice_end_unused;
+    logic [21:0] util_unused;
+    wg_pg_issue_ctrl #(
+      .NUM_SIMD   (NUM_SIMD),
+      .SIMD_WIDTH (SIMD_WIDTH),
+      .CNT_W      (48)
+    ) u_pg_issue (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .en_i           (pg_issue_en),
+      .restart_i      (pg_restart),
+      .clear_i        (1'b0),
+      .slice_cycles_i (cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)][15:0]),
+      .down_pct_i     (cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)][23:0]),
+      .up_pct_i       (cfg_q[5'(wg_sm_pkg::CFG_PG_UP)][23:0]),
+      .busy_i         (lane_busy),
+      .state_o        (pg_state_o),
+      .split_o        (pg_split),
+      .unit_on_o      (pg_unit_on),
+      .in_use_o       (pg_in_use_o),
+      .slice_end_o    (slice_end_unused),
+      .util_o         (util_unused),
+      .cnt_state_o    (cnt_pg_state_o),
+      .cnt_changes_o  (cnt_pg_changes_o)
+    );
+  end else begin : g_no_pg_issue
+    // One SIMD unit (or 1-lane units): every lane in use, S1 throughout.
+    logic [63:0] cyc_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) cyc_q <= '0;
+      else cyc_q <= cyc_q + 64'd1;
+    end
+    assign pg_state_o       = 2'd0;
+    assign pg_split         = '0;
+    assign pg_unit_on       = '1;
+    assign pg_in_use_o      = '1;
+    assign cnt_pg_state_o   = {144'd0, cyc_q[47:0]};
+    assign cnt_pg_changes_o = '0;
+    logic unused_pg;
+    assign unused_pg = ^{pg_issue_en, pg_restart, lane_busy, cyc_q[63:48]};
+  end
+
+  // Remote issue between the execution pipes: pipe 1 to unit 0 (when unit 1 is out of use).
+  logic [NUM_SIMD-1:0]          xo_valid, xo_ready, xi_valid, xi_ready, xr_valid_o, xr_valid_i;
+  logic [NUM_SIMD*6-1:0]        xo_op, xi_op;
+  logic [NUM_SIMD*3-1:0]        xo_mod, xi_mod;
+  logic [NUM_SIMD*32-1:0]       xo_exec, xo_psel, xi_exec, xi_psel, xr_pred_o, xr_pred_i;
+  logic [NUM_SIMD*3072-1:0]     xo_rows, xi_rows;
+  logic [NUM_SIMD*1024-1:0]     xr_data_o, xr_data_i;
+  if (PG_ISSUE) begin : g_remote
+    assign xi_valid  = {1'b0, xo_valid[1]};
+    assign xo_ready  = {xi_ready[0], 1'b0};
+    assign xi_op     = {6'd0, xo_op[6 +: 6]};
+    assign xi_mod    = {3'd0, xo_mod[3 +: 3]};
+    assign xi_exec   = {32'd0, xo_exec[32 +: 32]};
+    assign xi_psel   = {32'd0, xo_psel[32 +: 32]};
+    assign xi_rows   = {3072'd0, xo_rows[3072 +: 3072]};
+    assign xr_valid_i = {xr_valid_o[0], 1'b0};
+    assign xr_data_i  = {xr_data_o[0 +: 1024], 1024'd0};
+    assign xr_pred_i  = {xr_pred_o[0 +: 32], 32'd0};
+    logic unused_remote;
+    assign unused_remote = ^{xo_valid[0], xi_ready[1], xo_op[0 +: 6], xo_mod[0 +: 3], xo_exec[0 +: 32],
+                             xo_psel[0 +: 32], xo_rows[0 +: 3072], xr_valid_o[1], xr_data_o[1024 +: 1024],
+                             xr_pred_o[32 +: 32]};
+  end else begin : g_no_remote
+    assign xi_valid   = '0;
+    assign xo_ready   = '0;
+    assign xi_op      = '0;
+    assign xi_mod     = '0;
+    assign xi_exec    = '0;
+    assign xi_psel    = '0;
+    assign xi_rows    = '0;
+    assign xr_valid_i = '0;
+    assign xr_data_i  = '0;
+    assign xr_pred_i  = '0;
+    logic unused_remote;
+    assign unused_remote = ^{xo_valid, xi_ready, xo_op, xo_mod, xo_exec, xo_psel, xo_rows, xr_valid_o, xr_data_o,
+                             xr_pred_o};
+  end
 
   wg_fetch #(
     .NUM_WARPS  (NUM_WARPS),
@@ -361,6 +463,31 @@ module wg_sm #(
       .rst_ni          (rst_ni),
       .lane_en_i       (lane_en_i[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .hold_i          (hold),
+      .split_i         (pg_split[k]),
+      .compact_i       (pg_compact),
+      .remote_i        (!pg_unit_on[k]),
+      .remote_split_i  (pg_split[0]),
+      .lane_busy_o     (lane_busy[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .xo_valid_o      (xo_valid[k]),
+      .xo_ready_i      (xo_ready[k]),
+      .xo_op_o         (xo_op[k*6 +: 6]),
+      .xo_mod_o        (xo_mod[k*3 +: 3]),
+      .xo_exec_o       (xo_exec[k*32 +: 32]),
+      .xo_psel_o       (xo_psel[k*32 +: 32]),
+      .xo_rows_o       (xo_rows[k*3072 +: 3072]),
+      .xi_valid_i      (xi_valid[k]),
+      .xi_ready_o      (xi_ready[k]),
+      .xi_op_i         (xi_op[k*6 +: 6]),
+      .xi_mod_i        (xi_mod[k*3 +: 3]),
+      .xi_exec_i       (xi_exec[k*32 +: 32]),
+      .xi_psel_i       (xi_psel[k*32 +: 32]),
+      .xi_rows_i       (xi_rows[k*3072 +: 3072]),
+      .xr_valid_o      (xr_valid_o[k]),
+      .xr_data_o       (xr_data_o[k*1024 +: 1024]),
+      .xr_pred_o       (xr_pred_o[k*32 +: 32]),
+      .xr_valid_i      (xr_valid_i[k]),
+      .xr_data_i       (xr_data_i[k*1024 +: 1024]),
+      .xr_pred_i       (xr_pred_i[k*32 +: 32]),
       .tbl_valid_i     (tbl_valid[k]),
       .tbl_ready_o     (tbl_ready[k]),
       .tbl_warp_i      (tbl_warp),
@@ -839,6 +966,8 @@ module wg_sm #(
   assign busy_o = resident || !lsu_idle;
 
   logic unused_ok;
-  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2]};
+  assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2],
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][31:2], cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)][31:16],
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)][31:24], cfg_q[5'(wg_sm_pkg::CFG_PG_UP)][31:24]};
 
 endmodule

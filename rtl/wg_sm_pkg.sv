@@ -49,7 +49,12 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_TOTAL_THREADS = 5'd14;
   localparam logic [4:0] CFG_CTRL          = 5'd15;
   localparam logic [4:0] CFG_L1_CTRL       = 5'd16;  // bit 0 Fermi mode, 1 48 KB L1, 2 flush
-  localparam int unsigned NUM_CFG = 17;
+  // Warp issue control and compaction (docs/power-gating.md sections 3, 5).
+  localparam logic [4:0] CFG_PG_ISSUE      = 5'd17;  // bit 0 issue control, 1 compaction; a write restarts S1
+  localparam logic [4:0] CFG_PG_SLICE      = 5'd18;  // time slice in cycles (reset 100)
+  localparam logic [4:0] CFG_PG_DOWN       = 5'd19;  // band floors S1|S2|S3, 8 bits each (reset 75,50,25)
+  localparam logic [4:0] CFG_PG_UP         = 5'd20;  // up from S2|S3|S4, 8 bits each (reset 60,40,20)
+  localparam int unsigned NUM_CFG = 21;
 
   // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
   localparam int unsigned MC_GLD_REQ        = 0;
@@ -118,6 +123,19 @@ package wg_sm_pkg;
 
   localparam int unsigned UOP_W = 6 + 3 + 1 + 3 + 6 * 6 + 1 + 32 + 18 + 18 + 4 + 2 + 3 + 1 + 1 + 1 + 1
                                   + 64 + 8;
+
+  // Passes of a SIMD-unit instruction (docs/power-gating.md section 3): lw = log2 of the
+  // lanes in use (the unit's width, one less when split); without compaction 32 / 2^lw,
+  // with compaction max(1, ceil(active threads / 2^lw)). The instruction occupies the unit
+  // that many cycles and its result comes out passes + FP32_LATENCY + 1 cycles after issue.
+  function automatic logic [5:0] simd_passes(input logic [31:0] exec, input logic [2:0] lw,
+                                             input logic compact);
+    logic [6:0] n;
+    n = 7'($countones(exec));
+    if (!compact) simd_passes = 6'(7'd32 >> lw);
+    else if (n == 7'd0) simd_passes = 6'd1;
+    else simd_passes = 6'((n + (7'd1 << lw) - 7'd1) >> lw);
+  endfunction
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -465,6 +465,19 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 	all[n++] = { "rf_write_port_waits", t->cnt_wr_conf_o };
 	for (int i = 0; i < 27; i++)
 		all[n++] = { mem_names[i], (uint64_t)t->cnt_mem_o.data()[i] };
+	// Warp issue control (docs/power-gating.md section 3): cycles in S1..S4 (48 bits each
+	// in cnt_pg_state_o) and state changes.
+	static const char *const pg_names[4] = { "pg_state_cycles_s1", "pg_state_cycles_s2", "pg_state_cycles_s3",
+		                                 "pg_state_cycles_s4" };
+	for (int i = 0; i < 4; i++) {
+		uint64_t v = 0;
+		for (int b = 0; b < 48; b++) {
+			int bit = i * 48 + b;
+			v |= (uint64_t)(t->cnt_pg_state_o.data()[bit / 32] >> (bit % 32) & 1) << b;
+		}
+		all[n++] = { pg_names[i], v };
+	}
+	all[n++] = { "pg_state_changes", (uint64_t)t->cnt_pg_changes_o };
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = all[i];
 	return n;

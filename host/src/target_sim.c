@@ -26,7 +26,11 @@
 #include "target.h"
 #include "warpgate.h"
 
-#define ROB 64                /* per-warp reorder window of the retire stream */
+/* Per-warp reorder window of the retire stream: it starts at ROB_MIN instructions and doubles
+ * while a beat arrives further ahead of the oldest unretired instruction (a long-latency load
+ * followed by many independent instructions), up to half the 16-bit sequence space. */
+#define ROB_MIN 64
+#define ROB_MAX 32768
 #define MAX_COUNTERS 128
 #define DEFAULT_WATCHDOG 200000
 #define LOCKSTEP_OFF 0
@@ -37,6 +41,13 @@
 #define L1_FERMI 1u
 #define L1_SPLIT48 2u
 #define L1_FLUSH 4u
+/* Warp issue control and compaction (docs/power-gating.md sections 3, 5; docs/sm.md 2.1). */
+#define CFG_PG_ISSUE 17 /* bit 0 issue control, bit 1 compaction */
+#define CFG_PG_SLICE 18
+#define CFG_PG_DOWN 19
+#define CFG_PG_UP 20
+#define PG_ISSUE_CTRL 1u
+#define PG_COMPACTION 2u
 /* The SM registers the flush write before its L1 raises busy: cycles to wait before trusting busy_o. */
 #define FLUSH_SETTLE 4
 
@@ -54,7 +65,8 @@ struct wtrack {
 	uint32_t last_pc;
 	uint64_t retired;
 	uint32_t slot;
-	struct rinsn rob[ROB];
+	uint32_t cap;       /* entries of rob (0: not allocated yet) */
+	struct rinsn *rob;  /* instruction seq at rob[seq % cap] */
 };
 
 struct rcta {
@@ -86,6 +98,9 @@ struct sim {
 	uint64_t watchdog;
 	uint32_t sched;
 	uint32_t l1_ctrl;             /* L1_CTRL mode and split bits (l1_mode, l1_split) */
+	uint32_t pg_issue;            /* PG_ISSUE_CTRL, PG_COMPACTION (pg_issue_ctrl, pg_compaction) */
+	uint32_t pg_slice;            /* pg_slice_cycles */
+	uint32_t pg_down, pg_up;      /* pg_down_pct, pg_up_pct: three 8-bit percentages, first in bits 7:0 */
 	/* target counters, summed over launches */
 	uint64_t cycles, warp_insts, launches, mem_reqs, lockstep_checked;
 	int ncounters;
@@ -156,6 +171,26 @@ static int parse_u64(const char *v, uint64_t *out)
 		return WG_EINVAL;
 	*out = strtoull(v, &end, 0);
 	return *end ? WG_EINVAL : 0;
+}
+
+/* "a,b,c": three percentages 0..100, packed a | b << 8 | c << 16. */
+static int parse_pct3(const char *v, uint32_t *out)
+{
+	uint32_t packed = 0;
+	char *end;
+
+	if (!v)
+		return WG_EINVAL;
+	for (int i = 0; i < 3; i++) {
+		unsigned long p = strtoul(v, &end, 10);
+
+		if (end == v || p > 100 || (i < 2 ? *end != ',' : *end != '\0'))
+			return WG_EINVAL;
+		packed |= (uint32_t)p << (8 * i);
+		v = end + 1;
+	}
+	*out = packed;
+	return 0;
 }
 
 static int sim_new_model(struct sim *S, struct wg_err *err)
@@ -233,11 +268,40 @@ static int sim_set_option(void *priv, const char *key, const char *value, struct
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(key, "pg_issue_ctrl") || !strcmp(key, "pg_compaction")) {
+		uint32_t bit = key[3] == 'i' ? PG_ISSUE_CTRL : PG_COMPACTION;
+
+		if (parse_u64(value, &v) || v > 1)
+			goto bad;
+		S->pg_issue = v ? S->pg_issue | bit : S->pg_issue & ~bit;
+		return 0;
+	}
+	if (!strcmp(key, "pg_slice_cycles")) {
+		if (parse_u64(value, &v) || !v || v > 65535)
+			goto bad;
+		S->pg_slice = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(key, "pg_down_pct") || !strcmp(key, "pg_up_pct")) {
+		uint32_t p;
+
+		if (parse_pct3(value, &p))
+			goto bad_pct;
+		if (key[3] == 'd' && !((p & 0xff) >= (p >> 8 & 0xff) && (p >> 8 & 0xff) >= (p >> 16 & 0xff)))
+			goto bad_pct;
+		*(key[3] == 'd' ? &S->pg_down : &S->pg_up) = p;
+		return 0;
+	}
 	snprintf(err->msg, sizeof(err->msg),
-	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split)");
+	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split, "
+	         "pg_issue_ctrl, pg_compaction, pg_slice_cycles, pg_down_pct, pg_up_pct)");
 	return WG_ENOTSUP;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad value '%s'", value ? value : "(null)");
+	return WG_EINVAL;
+bad_pct:
+	snprintf(err->msg, sizeof(err->msg), "%s: bad value '%s' (three percentages 0..100, e.g. %s)", key,
+	         value ? value : "(null)", key[3] == 'd' ? "75,50,25, not increasing" : "60,40,20");
 	return WG_EINVAL;
 }
 
@@ -256,6 +320,9 @@ static int sim_create(void **priv, struct wg_gmem *gmem, const struct wg_config 
 		S->mem_latency = 220;
 	S->watchdog = DEFAULT_WATCHDOG;
 	S->lockstep = LOCKSTEP_ON;
+	S->pg_slice = 100;
+	S->pg_down = 75 | 50 << 8 | 25 << 16;
+	S->pg_up = 60 | 40 << 8 | 20 << 16;
 	env = getenv("WG_SIM_LOCKSTEP"); /* for programs that do not call wg_set_option */
 	if (env)
 		S->lockstep = !strcmp(env, "end") ? LOCKSTEP_END : atoi(env) ? LOCKSTEP_ON : LOCKSTEP_OFF;
@@ -396,10 +463,42 @@ static struct rcta *find_cta(struct run *R, uint32_t linear, int create)
 			return NULL;
 		}
 	}
-	memset(free_slot->w, 0, R->nwarps * sizeof(*free_slot->w));
+	for (uint32_t i = 0; i < R->nwarps; i++) { /* keep each warp's window, empty */
+		struct wtrack *t = &free_slot->w[i];
+		struct rinsn *rob = t->rob;
+		uint32_t cap = t->cap;
+
+		memset(t, 0, sizeof(*t));
+		t->rob = rob;
+		t->cap = cap;
+		for (uint32_t j = 0; j < cap; j++)
+			rob[j].valid = 0;
+	}
 	free_slot->used = 1;
 	free_slot->linear = linear;
 	return free_slot;
+}
+
+/* Make warp t's window hold an instruction `ahead` places after the oldest unretired one. */
+static int grow_rob(struct wtrack *t, uint32_t ahead)
+{
+	uint32_t cap = t->cap ? t->cap : ROB_MIN;
+	struct rinsn *n;
+
+	while (ahead >= cap && cap < ROB_MAX)
+		cap *= 2;
+	if (cap == t->cap)
+		return 0;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -1;
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->rob[i].valid)
+			n[t->rob[i].seq % cap] = t->rob[i];
+	free(t->rob);
+	t->rob = n;
+	t->cap = cap;
+	return 0;
 }
 
 static void count(struct run *R, const struct rinsn *e)
@@ -485,14 +584,16 @@ static int retire_beat(struct run *R, const struct wgsim_retire *b)
 		return WG_ENOMEM;
 	t = &c->w[b->wic];
 	t->slot = b->warp;
-	e = &t->rob[b->seq % ROB];
+	if (grow_rob(t, (uint16_t)(b->seq - t->next)))
+		return WG_ENOMEM;
+	e = &t->rob[b->seq % t->cap];
 	if (!e->valid) {
-		if ((uint16_t)(b->seq - t->next) >= ROB) {
+		if ((uint16_t)(b->seq - t->next) >= t->cap) {
 			size_t n = where(R, R->err->msg, sizeof(R->err->msg), b->warp, b->cta_linear, b->pc, -1);
 
 			snprintf(R->err->msg + n, sizeof(R->err->msg) - n,
 			         ": retire beat with sequence number %u, expected %u..%u (cycle %llu)", b->seq, t->next,
-			         (uint16_t)(t->next + ROB - 1), (unsigned long long)b->cycle);
+			         (uint16_t)(t->next + t->cap - 1), (unsigned long long)b->cycle);
 			return WG_EIO;
 		}
 		memset(e, 0, offsetof(struct rinsn, data));
@@ -512,7 +613,7 @@ static int retire_beat(struct run *R, const struct wgsim_retire *b)
 	R->last_retire = R->cycle;
 	/* release everything now in order */
 	for (;;) {
-		e = &t->rob[t->next % ROB];
+		e = &t->rob[t->next % t->cap];
 		if (!e->valid || !e->complete || e->seq != t->next)
 			break;
 		t->last_pc = e->pc;
@@ -914,6 +1015,10 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	rc = rc ? rc : wgsim_cfg_write(S->s, 14, (uint32_t)total_threads);
 	rc = rc ? rc : wgsim_cfg_write(S->s, 15, 0);
 	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_L1_CTRL, S->l1_ctrl | L1_FLUSH); /* mode, split, an empty L1 */
+	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PG_SLICE, S->pg_slice);
+	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PG_DOWN, S->pg_down);
+	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PG_UP, S->pg_up);
+	rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PG_ISSUE, S->pg_issue); /* last: restarts the state machine in S1 */
 	rc = rc ? rc : wgsim_imem_write(S->s, 0, R.k->code, R.k->ninsns);
 	if (!rc && R.k->param_bytes)
 		rc = wgsim_cmem_write(S->s, l->params, R.k->param_bytes);
@@ -957,8 +1062,11 @@ out:
 		wg_gmem_free(S->gmem, local_base);
 	if (ref)
 		wg_gmem_destroy(ref);
-	for (uint32_t i = 0; i < R.nctas; i++)
+	for (uint32_t i = 0; i < R.nctas; i++) {
+		for (uint32_t j = 0; R.ctas[i].w && j < R.nwarps; j++)
+			free(R.ctas[i].w[j].rob);
 		free(R.ctas[i].w);
+	}
 	free(R.ctas);
 	free(R.q);
 	free(R.pi);

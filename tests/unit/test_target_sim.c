@@ -136,7 +136,7 @@ static void launch_that_does_not_fit_is_refused(void **state)
 }
 
 /* Scenarios driven from the stand-in's hooks. */
-enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE };
+enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE, SC_FAR };
 
 static void beat(struct wgsim *s, uint32_t slot, uint32_t cta, uint32_t wic, uint32_t seq, uint32_t pc, uint8_t dst,
                  uint8_t reg, uint8_t b, uint8_t last, uint32_t base)
@@ -201,6 +201,14 @@ static void on_launch(struct wgsim *s, uint32_t linear, void *ctx)
 		beat(s, 0, 0, 0, 1, 1, 1, 5, 1, 1, 0x200);
 		beat(s, 0, 0, 0, 0, 0, 2, 1, 0, 1, 0);
 		beat(s, 0, 0, 0, 2, 2, 0, 0, 0, 1, 0);
+		break;
+	case SC_FAR:
+		/* warp 0: a load (seq 0) still waiting on a slow memory while the warp's 299
+		 * independent instructions after it retire, newest first: 300 instructions in
+		 * flight, more than the initial window of 64 */
+		for (uint32_t n = 299; n >= 1; n--)
+			beat(s, 0, 0, 0, n, n % 3, 0, 0, 0, 1, 0);
+		beat(s, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0);
 		break;
 	}
 }
@@ -301,6 +309,27 @@ static void retire_beats_become_log_lines_in_program_order(void **state)
 	assert_int_equal(r[2].pc, 2);
 	assert_string_equal(r[2].dst, "-");
 	assert_int_equal(st.warp_insts, 3);
+	free(log);
+}
+
+static void retire_window_grows_past_a_slow_load(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	char path[64], *log;
+	struct fx_ret r[300];
+
+	t->scenario = SC_FAR;
+	wgsim_fake.on_launch = on_launch;
+	wgsim_fake.ctx = t;
+	fx_log_begin(t->f, path);
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(2, 1, 1), (uint32_t[]){ 1, 2 }, &st, t->f->log),
+	                 0);
+	log = fx_log_end(t->f, path);
+	assert_int_equal(fx_log_lines(log, 0, 0, r, 300), 300);
+	for (unsigned i = 0; i < 300; i++) /* program order restored: pc = seq % 3 */
+		assert_int_equal(r[i].pc, i % 3);
+	assert_int_equal(st.warp_insts, 300);
 	free(log);
 }
 
@@ -417,6 +446,80 @@ static void shared_capacity_follows_the_split(void **state)
 	assert_non_null(strstr(t->f->err.msg, "20000 static + 0 dynamic shared bytes exceed the SM's 16384 (l1_split=48)"));
 }
 
+/* Kernel-register writes in order (address, value), for the power-gating controls. */
+static uint32_t cfg_log[64][2];
+static unsigned ncfg_log;
+
+static void on_cfg_log(struct wgsim *s, uint32_t addr, uint32_t value, void *ctx)
+{
+	(void)s;
+	(void)ctx;
+	if (ncfg_log < 64) {
+		cfg_log[ncfg_log][0] = addr;
+		cfg_log[ncfg_log][1] = value;
+		ncfg_log++;
+	}
+}
+
+/* The value last written to a kernel register, -1 if none; *pos its index in the log. */
+static long cfg_value(uint32_t addr, unsigned *pos)
+{
+	long v = -1;
+
+	for (unsigned i = 0; i < ncfg_log; i++)
+		if (cfg_log[i][0] == addr) {
+			v = cfg_log[i][1];
+			*pos = i;
+		}
+	return v;
+}
+
+static void pg_issue_options_reach_the_kernel_registers(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	unsigned p17 = 0, p18 = 0, p19 = 0, p20 = 0, p16 = 0;
+
+	wgsim_fake.on_cfg = on_cfg_log;
+	/* defaults (docs/sm.md 2.1): both modes off, T = 100, 75/50/25, 60/40/20 */
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 0);
+	assert_int_equal(cfg_value(18, &p18), 100);
+	assert_int_equal(cfg_value(19, &p19), 75 | 50 << 8 | 25 << 16);
+	assert_int_equal(cfg_value(20, &p20), 60 | 40 << 8 | 20 << 16);
+	/* PG_ISSUE after the thresholds and the slice: its write restarts the machine with them */
+	cfg_value(16, &p16);
+	assert_true(p17 > p18 && p17 > p19 && p17 > p20);
+	/* every control set */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "1", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_compaction", "1", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "50", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "80,60,30", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "70,50,25", &err), 0);
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 3); /* bit 0 issue control, bit 1 compaction */
+	assert_int_equal(cfg_value(18, &p18), 50);
+	assert_int_equal(cfg_value(19, &p19), 80 | 60 << 8 | 30 << 16);
+	assert_int_equal(cfg_value(20, &p20), 70 | 50 << 8 | 25 << 16);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "0", &err), 0);
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 2); /* compaction alone */
+	/* bad values name the option and the form */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "2", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "0", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "65536", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "75,50", &err), WG_EINVAL);
+	assert_non_null(strstr(err.msg, "pg_down_pct: bad value '75,50'"));
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "50,75,25", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,101", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,20,", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", NULL, &err), WG_EINVAL);
+}
+
 static void options(void **state)
 {
 	struct tfx *t = *state;
@@ -446,9 +549,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sm_fault_becomes_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_stuck_launch, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_beats_become_log_lines_in_program_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(retire_window_grows_past_a_slow_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(l1_is_set_up_and_flushed_after_the_last_cta, setup, teardown),
 		cmocka_unit_test_setup_teardown(write_back_outside_allocations_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_capacity_follows_the_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_issue_options_reach_the_kernel_registers, setup, teardown),
 		cmocka_unit_test_setup_teardown(options, setup, teardown),
 	};
 
