@@ -263,6 +263,8 @@ static void unplug(void)
 
 static void finish(struct urb *r, int status)
 {
+	if (E.verbose > 2)
+		vlog("%.3f ms: ep %02x done, %d bytes", (double)g_get_monotonic_time() / 1000.0, r->u->endpoint, r->off);
 	r->u->actual_length = r->off;
 	r->u->status = status;
 	r->next = NULL;
@@ -641,6 +643,9 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 			r->off = n < 0 ? 0 : (b[0] & 0x80) ? n : le16(b + 6);
 			finish(r, n < 0 ? -EPIPE : 0);
 		} else if (r->u->type == USBDEVFS_URB_TYPE_BULK && r->u->endpoint == WGU_EP_OUT && E.stage == BRIDGE) {
+			if (E.verbose > 2)
+				vlog("%.3f ms: OUT %d bytes submitted", (double)g_get_monotonic_time() / 1000.0,
+				     r->u->buffer_length);
 			queue(&E.outq, r);
 			g_cond_broadcast(&E.cv);
 		} else if (r->u->type == USBDEVFS_URB_TYPE_BULK && r->u->endpoint == WGU_EP_IN && E.stage == BRIDGE) {
@@ -698,7 +703,7 @@ static void on_chld(int sig)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: umockdev-wrapper fx2-emu [--firmware=IHX] [--unplug-after=BYTES] [--stats=FILE] [-v] "
+	fprintf(stderr, "usage: umockdev-wrapper fx2-emu [--firmware=IHX] [--unplug-after=BYTES] [--stats=FILE] [-v [-v [-v]]] "
 	                "-- PROGRAM [ARGS...]\n");
 }
 
