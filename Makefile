@@ -27,13 +27,13 @@ WERROR ?= -Werror
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
           -ffp-contract=off -fno-strict-aliasing -MMD -MP
-CPPFLAGS += -Ihost/include -Ihost/src
+CPPFLAGS += -Ihost/include -Ihost/src $(shell pkg-config --cflags libusb-1.0)
 # Every program links the Verilated SM (the "sim" target) with libwarpgate.
 WGSIM_LIB := $(BUILD)/sim/libwgsim.a
 # ... and the Verilated GPU top (the "gpu" target, sim/gpu.mk).
 GPU_LIB := $(BUILD)/gpu/libwggpu.a
 RTL_LIBS := $(GPU_LIB) $(WGSIM_LIB)
-LDLIBS += $(RTL_LIBS) -lstdc++ -lz -lpthread -lm
+LDLIBS += $(RTL_LIBS) $(shell pkg-config --libs libusb-1.0) -lstdc++ -lz -lpthread -lm
 
 HOST_SRCS := $(sort $(wildcard host/src/*.c))
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -199,6 +199,8 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/jtag.mk
+-include sim/fx2.mk
+-include sim/usb.mk
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/fpga.mk
