@@ -1,5 +1,5 @@
 # warpgate top-level Makefile.
-#   make run    set up, build, run the kernel programs on the default target
+#   make run    set up, build, run the short default power-gating experiment on the Verilated GPU
 #   make test   set up, build, run every test that fits in CI
 #   make deps   install missing Debian packages (sudo when not root)
 #   make help   everything else
@@ -8,23 +8,32 @@ SHELL := /bin/bash
 BUILD ?= build
 PREFIX ?= /usr/local
 TARGET ?= sim
-# Problem sizes of make run: the RTL runs the CI sizes, the golden model the default ones.
+# make run-kernels: every kernel program on TARGET. Problem sizes: the RTL runs the CI
+# sizes, the golden model the default ones.
 RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
-# Target options for every kernel of make run, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
+# Target options for every kernel of make run-kernels, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
 RUN_OPTS ?=
+# make run: warpgate experiment RUN_EXPERIMENTS on the gpu target, RUN_KERNELS at
+# RUN_EXP_SIZE, RUN_JOBS runs at once; CSV, tables and plots in RUN_OUT/EXPERIMENT
+# (docs/experiments.md section 4).
+RUN_EXPERIMENTS ?= simd cta
+RUN_KERNELS ?= vecadd,matmul,reduce,saxpy
+RUN_EXP_SIZE ?= small
+RUN_JOBS ?= 2
+RUN_OUT ?= $(BUILD)/run
 CC ?= cc
 
 WERROR ?= -Werror
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
           -ffp-contract=off -fno-strict-aliasing -MMD -MP
-CPPFLAGS += -Ihost/include -Ihost/src
+CPPFLAGS += -Ihost/include -Ihost/src $(shell pkg-config --cflags libusb-1.0)
 # Every program links the Verilated SM (the "sim" target) with libwarpgate.
 WGSIM_LIB := $(BUILD)/sim/libwgsim.a
 # ... and the Verilated GPU top (the "gpu" target, sim/gpu.mk).
 GPU_LIB := $(BUILD)/gpu/libwggpu.a
 RTL_LIBS := $(GPU_LIB) $(WGSIM_LIB)
-LDLIBS += $(RTL_LIBS) -lstdc++ -lz -lpthread -lm
+LDLIBS += $(RTL_LIBS) $(shell pkg-config --libs libusb-1.0) -lstdc++ -lz -lpthread -lm
 
 HOST_SRCS := $(sort $(wildcard host/src/*.c))
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -41,20 +50,22 @@ KERNEL_ASMS := $(sort $(wildcard kernels/*.s))
 # The CUDA benchmark suite (docs/suite.md): kernels/cuda/NAME.cu, its PTX, driver NAME.c.
 SUITE_PROGS := $(sort $(wildcard kernels/cuda/*.c))
 SUITE_BINS := $(SUITE_PROGS:kernels/cuda/%.c=$(BUILD)/cuda/%)
-# Suite programs that make test runs (func, sim in lockstep, identical downloads): those
-# that the PTX frontend runs today (docs/suite.md, section Status). All of them: SUITE_CI=all.
-SUITE_CI ?= bfs hotspot lps mum
+# Suite programs that make test runs (func, sim in lockstep, identical downloads): all of
+# them (docs/suite.md, section Status); a subset with SUITE_CI='bfs lps'.
+SUITE_CI ?= all
 override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%.c=%),$(SUITE_CI))
 # make ptx (sim/ptx.mk) regenerates the suite's committed .ptx together with tests/ptx's.
 
-.PHONY: all deps run test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
+.PHONY: all deps run run-kernels experiment-test test unit-test kernel-test roundtrip-test install-test cosim-rtl lint install clean help bench \
         mem-count-test suite-test suite-emu-test suite-run
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
 
 help:
-	@echo "make run         build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
+	@echo "make run         the short default experiment on the GPU: $(RUN_EXPERIMENTS) on $(RUN_KERNELS), tables and plots in $(RUN_OUT)/"
+	@echo "make run-kernels build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
+	@echo "make experiment-test  a short 'warpgate experiment cta' on the GPU and checks of its CSV"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
@@ -124,7 +135,13 @@ suite-run: $(SUITE_BINS)
 	@scripts/suite-figures.sh --run $(BUILD) $(SUITE_SIZE) "$(SUITE_TARGETS)"
 
 run: deps all
+	@scripts/run-experiment.sh $(BUILD) $(RUN_OUT) "$(RUN_EXPERIMENTS)" $(RUN_KERNELS) $(RUN_EXP_SIZE) $(RUN_JOBS)
+
+run-kernels: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
+
+experiment-test: $(CLI) $(BUILD)/kernels/vecadd
+	@scripts/experiment-test.sh $(BUILD)
 
 bench: all
 	@scripts/bench-func.sh $(BUILD)
@@ -136,7 +153,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 
 # make test runs its parts one after another and prints each part's wall time (the CI budget
 # is about 20 minutes on 2 cores; a part's time includes the builds it is the first to need).
-TEST_PARTS := unit-test mem-count-test ptx-test roundtrip-test kernel-test suite-test install-test cosim \
+TEST_PARTS := unit-test mem-count-test ptx-test roundtrip-test kernel-test experiment-test suite-test install-test cosim \
 	cosim-rtl rtl-test fuzz-smoke
 test: deps
 	@t0=$$(date +%s); for p in $(TEST_PARTS); do \
@@ -182,8 +199,11 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/jtag.mk
+-include sim/fx2.mk
+-include sim/usb.mk
 -include sim/bench.mk
 -include sim/synth.mk
+-include sim/fpga.mk
 -include sim/ptx.mk
 -include firmware/firmware.mk
 

@@ -17,6 +17,16 @@
 //        retire queue
 // Dispatch holds while the retire queue might overflow (a credit per ring or
 // queue entry) and while hold_i is set (launch-time register clear).
+//
+// Power-gating modes (docs/power-gating.md section 3): split_i runs this pipe's SIMD unit
+// on half its lanes, compact_i compacts threads; with remote_i (SIMD-unit issue control:
+// this pipe's unit is out of use) SIMD instructions go to the other pipe's unit instead
+// (xo_*), which arbitrates round robin between its own pipe and the remote one (xi_*) and
+// returns the remote results (xr_*). A SIMD instruction then takes P passes
+// (wg_sm_pkg::simd_passes: more when split, fewer when compacted), so its write-back slot
+// is reserved P + FP32_LATENCY + 1 cycles ahead, in a ring sized for the longest case;
+// dispatch also waits for that slot to be free. With every mode off P = PASSES: the
+// latency and the timing are those of the fixed-latency pipeline.
 `default_nettype none
 
 module wg_exec_pipe #(
@@ -41,6 +51,36 @@ module wg_exec_pipe #(
   input  wire logic                  rst_ni,
   input  wire logic [SIMD_WIDTH-1:0] lane_en_i,
   input  wire logic                  hold_i,
+
+  // Power-gating modes.
+  input  wire logic                  split_i,         // this pipe's unit runs split
+  input  wire logic                  compact_i,       // thread compaction
+  input  wire logic                  remote_i,        // SIMD instructions go to the other unit
+  input  wire logic                  remote_split_i,  // ... which runs split
+  output logic [SIMD_WIDTH-1:0]      lane_busy_o,     // this pipe's unit's lanes computing
+
+  // Remote issue to the other pipe's unit (xo) and from the other pipe (xi).
+  output logic                       xo_valid_o,
+  input  wire logic                  xo_ready_i,
+  output logic [5:0]                 xo_op_o,
+  output logic [2:0]                 xo_mod_o,
+  output logic [31:0]                xo_exec_o,
+  output logic [31:0]                xo_psel_o,
+  output logic [3*1024-1:0]          xo_rows_o,       // A, B (or imm, S2R row), C
+  input  wire logic                  xi_valid_i,
+  output logic                       xi_ready_o,
+  input  wire logic [5:0]            xi_op_i,
+  input  wire logic [2:0]            xi_mod_i,
+  input  wire logic [31:0]           xi_exec_i,
+  input  wire logic [31:0]           xi_psel_i,
+  input  wire logic [3*1024-1:0]     xi_rows_i,
+  // Results of remote instructions: this unit's for the other pipe, the other unit's for us.
+  output logic                       xr_valid_o,
+  output logic [1023:0]              xr_data_o,
+  output logic [31:0]                xr_pred_o,
+  input  wire logic                  xr_valid_i,
+  input  wire logic [1023:0]         xr_data_i,
+  input  wire logic [31:0]           xr_pred_i,
 
   // Register-file table (CTA launch).
   input  wire logic                  tbl_valid_i,
@@ -117,7 +157,9 @@ module wg_exec_pipe #(
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
   localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1;
-  localparam int unsigned RING    = 1 << $clog2(LATENCY + 1);
+  localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + wg_fp32_pkg::FP32_LATENCY + 1;
+  localparam int unsigned RING    = 1 << $clog2(LAT_MAX + 1);
+  localparam logic [2:0]  LW      = 3'($clog2(SIMD_WIDTH));
   localparam int unsigned RING_W  = $clog2(RING);
   localparam int unsigned OPQ_W   = WARP_W + UOP_W + 32 * 4 + 16;
   localparam int unsigned CR_W    = $clog2(RQ_DEPTH + 1);
@@ -258,11 +300,33 @@ module wg_exec_pipe #(
   assign d_lsu   = (du.unit == wg_sm_pkg::UNIT_LSU);
   assign d_ctrl  = (du.unit == wg_sm_pkg::UNIT_CTRL);
   assign d_sfu   = (du.unit == wg_sm_pkg::UNIT_SFU);
-  assign ring_ok = !hold_i && (32'(credits_q) < RQ_DEPTH);
+  assign ring_ok = !hold_i && (32'(credits_q) < RQ_DEPTH) && slot_ok;
 
-  assign simd_fire = d_valid && d_simd && simd_ready && ring_ok;
+  // Write-back latency of the instruction at DISP: a SIMD instruction's by its passes on
+  // the unit it goes to; a control instruction's the fixed LATENCY.
+  logic [RING_W-1:0] d_lat;
+  logic              slot_ok, own_req, gnt_x, xpri_q, unit_fire, tgt_split;
+  assign tgt_split = (SIMD_WIDTH >= 2) && (remote_i ? remote_split_i : split_i);
+  assign d_lat   = d_simd ? RING_W'(32'(wg_sm_pkg::simd_passes(d_exec, LW - {2'b0, tgt_split}, compact_i)) +
+                            wg_fp32_pkg::FP32_LATENCY + 1)
+                          : RING_W'(LATENCY);
+  assign slot_ok = !ring_v_q[rptr_q + d_lat];
+
+  // The unit's input: this pipe's instruction, or the other pipe's (round robin).
+  assign own_req    = d_valid && d_simd && ring_ok && !remote_i;
+  assign gnt_x      = xi_valid_i && (!own_req || xpri_q);
+  assign xi_ready_o = simd_ready && gnt_x;
+  assign unit_fire  = simd_ready && (own_req || gnt_x);
+  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i;
+
+  assign simd_fire = remote_i ? (xo_valid_o && xo_ready_i) : (own_req && simd_ready && !gnt_x);
   assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i) ||
                      (d_valid && d_sfu && sfu_ready_i);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) xpri_q <= 1'b0;
+    else if (unit_fire) xpri_q <= !gnt_x;
+  end
   assign opq_pop      = d_fire;
   assign rf_rsp_ready = d_fire;
 
@@ -278,6 +342,10 @@ module wg_exec_pipe #(
 
   logic              s_out_valid;
   logic [1023:0]     s_out_data;
+  logic [5:0]        own_op;
+  logic [2:0]        own_mod;
+  assign own_op  = d_s2r ? wg_isa_pkg::OP_MOV : du.op;
+  assign own_mod = d_s2r ? 3'd0 : du.mod;
   logic [31:0]       s_out_pred, s_out_mask;
   logic              s_out_tag;
   logic [SIMD_WIDTH-1:0] s_lane_busy, s_lane_work;
@@ -289,16 +357,18 @@ module wg_exec_pipe #(
   ) u_simd (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .in_valid_i  (d_valid && d_simd && ring_ok),
+    .in_valid_i  (own_req || gnt_x),
     .in_ready_o  (simd_ready),
-    .in_op_i     (d_s2r ? wg_isa_pkg::OP_MOV : du.op),
-    .in_mod_i    (d_s2r ? 3'd0 : du.mod),
-    .in_tag_i    (1'b0),
-    .in_exec_i   (d_exec),
-    .in_a_i      (row_a),
-    .in_b_i      (row_bi),
-    .in_c_i      (row_c),
-    .in_psel_i   (d_psel),
+    .in_op_i     (gnt_x ? xi_op_i : own_op),
+    .in_mod_i    (gnt_x ? xi_mod_i : own_mod),
+    .in_tag_i    (gnt_x),                       // 1: the other pipe's instruction
+    .in_exec_i   (gnt_x ? xi_exec_i : d_exec),
+    .in_a_i      (gnt_x ? xi_rows_i[0 +: 1024] : row_a),
+    .in_b_i      (gnt_x ? xi_rows_i[1024 +: 1024] : row_bi),
+    .in_c_i      (gnt_x ? xi_rows_i[2048 +: 1024] : row_c),
+    .in_psel_i   (gnt_x ? xi_psel_i : d_psel),
+    .in_split_i  (split_i),
+    .in_compact_i(compact_i),
     .lane_en_i   (lane_en_i),
     .out_valid_o (s_out_valid),
     .out_tag_o   (s_out_tag),
@@ -337,6 +407,18 @@ module wg_exec_pipe #(
   assign lane_work_o = s_lane_work;
   assign lane_hold_o = pend_lanes_q | s_lane_work | (simd_ready ? '0 : '1);
 
+  assign lane_busy_o = s_lane_busy;
+
+  // Remote issue and results. The wide rows are formed only while they are used.
+  assign xo_op_o   = own_op;
+  assign xo_mod_o  = own_mod;
+  assign xo_exec_o = d_exec;
+  assign xo_psel_o = d_psel;
+  assign xo_rows_o = remote_i ? {row_c, row_bi, row_a} : '0;
+  assign xr_valid_o = s_out_valid && s_out_tag;
+  assign xr_data_o  = xr_valid_o ? s_out_data : '0;
+  assign xr_pred_o  = xr_valid_o ? s_out_pred : '0;
+
   assign lsu_valid_o  = d_valid && d_lsu;
   assign sfu_valid_o  = d_valid && d_sfu;
   assign lsu_warp_o   = d_warp;
@@ -349,15 +431,15 @@ module wg_exec_pipe #(
   // ---------------------------------------------------------------------------
   // EX: write-back ring.
   // ---------------------------------------------------------------------------
-  // Ring entry: {simd, wr_reg, setp, pval, retire meta}.
-  localparam int unsigned RE_W = 3 + 32 + RM_W;
+  // Ring entry: {remote, simd, wr_reg, setp, pval, retire meta}.
+  localparam int unsigned RE_W = 4 + 32 + RM_W;
   logic [RE_W-1:0]   ring_q [RING];
   logic [RING-1:0]   ring_v_q;
   logic [RING_W-1:0] rptr_q, wptr;
   logic [RM_W-1:0]   d_meta;
   logic              d_wr, d_setp, d_plop;
 
-  assign wptr   = rptr_q + RING_W'(LATENCY);
+  assign wptr   = rptr_q + d_lat;
   assign d_wr   = (du.nwr != 3'd0);
   assign d_setp = du.wr_pd && (du.op != wg_isa_pkg::OP_PLOP);
   assign d_plop = (du.op == wg_isa_pkg::OP_PLOP);
@@ -368,12 +450,18 @@ module wg_exec_pipe #(
 
   logic              wb_v;
   logic [RE_W-1:0]   wb_e;
-  logic              wb_simd, wb_wr, wb_setp;
+  logic              wb_x, wb_simd, wb_wr, wb_setp;
   logic [31:0]       wb_pv;
   logic [RM_W-1:0]   wb_meta;
   assign wb_v = ring_v_q[rptr_q];
   assign wb_e = ring_q[rptr_q];
-  assign {wb_simd, wb_wr, wb_setp, wb_pv, wb_meta} = wb_e;
+  assign {wb_x, wb_simd, wb_wr, wb_setp, wb_pv, wb_meta} = wb_e;
+
+  // The result row of the instruction in write-back: this unit's, or the other unit's.
+  logic [1023:0] wb_data;
+  logic [31:0]   wb_pred;
+  assign wb_data = wb_x ? xr_data_i : s_out_data;
+  assign wb_pred = wb_x ? xr_pred_i : s_out_pred;
 
   logic [WARP_W-1:0] wb_w;
   logic [5:0]        wb_rd;
@@ -392,7 +480,8 @@ module wg_exec_pipe #(
       if (simd_fire || (d_valid && d_ctrl && ring_ok)) ring_v_q[wptr] <= 1'b1;
     end
     if (simd_fire || (d_valid && d_ctrl && ring_ok)) begin
-      ring_q[wptr] <= {d_simd, d_wr && d_simd, d_setp && d_simd, d_plop ? d_pval : 32'd0, d_meta};
+      ring_q[wptr] <= {remote_i && d_simd, d_simd, d_wr && d_simd, d_setp && d_simd, d_plop ? d_pval : 32'd0,
+                       d_meta};
     end
   end
 
@@ -406,7 +495,7 @@ module wg_exec_pipe #(
   assign rf_wr_warp  = ring_rf ? wb_w : lwb_warp_i;
   assign rf_wr_reg   = ring_rf ? wb_rd : lwb_reg_i;
   assign rf_wr_mask  = ring_rf ? wb_exec : lwb_mask_i;
-  assign rf_wr_data  = ring_rf ? s_out_data : lwb_data_i;
+  assign rf_wr_data  = ring_rf ? wb_data : lwb_data_i;
   // The ring owns the write port in its cycles (even when it writes nothing).
   assign lwb_ready_o = !wb_v && rf_wr_ready;
 
@@ -416,7 +505,7 @@ module wg_exec_pipe #(
   assign wb_pmask_o = wb_setp ? (8'd1 << wb_rd[2:0]) : 8'd0;
   assign wb_pwr_o   = wb_setp;
   assign wb_preg_o  = wb_rd[2:0];
-  assign wb_pval_o  = s_out_pred;
+  assign wb_pval_o  = wb_pred;
   assign wb_pexec_o = wb_exec;
 
   // Retire queue.
@@ -427,8 +516,8 @@ module wg_exec_pipe #(
   always_comb begin
     wb_rdata = '0;
     if (RETIRE_EN) begin
-      if (wb_setp) wb_rdata[31:0] = s_out_pred & wb_exec;
-      else if (wb_simd) wb_rdata = s_out_data;
+      if (wb_setp) wb_rdata[31:0] = wb_pred & wb_exec;
+      else if (wb_simd) wb_rdata = wb_data;
       else wb_rdata[31:0] = wb_pv;
     end
   end
@@ -459,8 +548,12 @@ module wg_exec_pipe #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (s_out_valid == (wb_v && wb_simd))
+      assert ((s_out_valid && !s_out_tag) == (wb_v && wb_simd && !wb_x))
         else $error("wg_exec_pipe: SIMD result out of its reserved slot");
+      assert (xr_valid_i == (wb_v && wb_simd && wb_x))
+        else $error("wg_exec_pipe: remote SIMD result out of its reserved slot");
+      assert (!(simd_fire || (d_valid && d_ctrl && ring_ok)) || !ring_v_q[wptr])
+        else $error("wg_exec_pipe: write-back slot taken twice");
       assert (!wb_v || rq_in_ready) else $error("wg_exec_pipe: retire queue overflow");
       assert (!ring_rf || rf_wr_ready) else $error("wg_exec_pipe: write-back during a register clear");
       assert (!(pend_cnt_q == '0 && simd_fire && !is_simd_fire))
@@ -473,6 +566,6 @@ module wg_exec_pipe #(
 
   logic unused_ok;
   assign unused_ok = ^{rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused, rf_cnt_rd_unused,
-                       rf_cnt_wr_unused, s_out_mask, s_out_tag, iu, s_lane_busy};
+                       rf_cnt_wr_unused, s_out_mask, iu};
 
 endmodule

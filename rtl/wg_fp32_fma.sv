@@ -1,5 +1,8 @@
-// Fused multiply-add a_i * b_i + c_i in IEEE binary32, one rounding to nearest even.
-// Subnormal inputs and outputs are kept; every NaN result is wg_fp32_pkg::FP32_QNAN.
+// Fused multiply-add a_i * b_i + c_i in IEEE binary32 with one rounding in the mode rm_i
+// (wg_fp32_pkg::fp32_rm_e: 0 RN nearest even, 1 RZ, 2 RM, 3 RP). Subnormal inputs and
+// outputs are kept unless ftz_i: then subnormal inputs count as zeros of their sign and
+// a subnormal result becomes the zero of its sign. Every NaN result is
+// wg_fp32_pkg::FP32_QNAN.
 //
 // Four register stages; an operation accepted with valid_i in cycle t is on result_o
 // with valid_o in cycle t+4 (no backpressure):
@@ -20,6 +23,8 @@ module wg_fp32_fma (
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   input  logic [31:0] c_i,
+  input  logic [1:0]  rm_i,
+  input  logic        ftz_i,
   output logic        valid_o,
   output logic [31:0] result_o
 );
@@ -39,6 +44,8 @@ module wg_fp32_fma (
   logic [8:0]  s1_e73_q;                   // biased exponent of window bit 73
   logic        s1_special_q;               // NaN, infinity or zero product:
   logic [31:0] s1_special_res_q;           //   the result, final already
+  logic [1:0]  s1_rm_q;                    // rounding mode
+  logic        s1_ftz_q;                   // flush a subnormal result
 
   always_ff @(posedge clk_i) begin
     if (valid_i) begin : s0
@@ -49,10 +56,15 @@ module wg_fp32_fma (
       logic [23:0] ma, mb;
       logic [4:0]  lza, lzb;
       logic signed [11:0] ea_n, eb_n, ec_n, ep, align;
+      logic [31:0] a, b, c;
 
-      {sa, ea, fa} = a_i;
-      {sb, eb, fb} = b_i;
-      {sc, ec, fc} = c_i;
+      // FTZ: a subnormal operand is the zero of its sign.
+      a = (ftz_i && a_i[30:23] == 8'h00) ? {a_i[31], 31'd0} : a_i;
+      b = (ftz_i && b_i[30:23] == 8'h00) ? {b_i[31], 31'd0} : b_i;
+      c = (ftz_i && c_i[30:23] == 8'h00) ? {c_i[31], 31'd0} : c_i;
+      {sa, ea, fa} = a;
+      {sb, eb, fb} = b;
+      {sc, ec, fc} = c;
       sp     = sa ^ sb;
       a_zero = (ea == 8'h00) && (fa == '0);
       b_zero = (eb == 8'h00) && (fb == '0);
@@ -65,7 +77,7 @@ module wg_fp32_fma (
       c_nan  = (ec == 8'hFF) && (fc != '0);
 
       // Special results: NaN, infinity, or a zero product (the sum is then c exactly,
-      // or a zero whose sign follows IEEE 754 in round-to-nearest).
+      // or a zero whose sign follows IEEE 754: the AND of the signs, their OR in RM).
       s1_special_q     <= 1'b1;
       s1_special_res_q <= wg_fp32_pkg::FP32_QNAN;
       if (a_nan || b_nan || c_nan || (a_inf && b_zero) || (a_zero && b_inf) ||
@@ -74,9 +86,9 @@ module wg_fp32_fma (
       end else if (a_inf || b_inf) begin
         s1_special_res_q <= {sp, 8'hFF, 23'd0};
       end else if (c_inf) begin
-        s1_special_res_q <= c_i;
+        s1_special_res_q <= c;
       end else if (a_zero || b_zero) begin
-        s1_special_res_q <= c_zero ? {sp & sc, 31'd0} : c_i;
+        s1_special_res_q <= c_zero ? {(rm_i == 2'd2) ? (sp | sc) : (sp & sc), 31'd0} : c;
       end else begin
         s1_special_q <= 1'b0;
       end
@@ -92,6 +104,8 @@ module wg_fp32_fma (
       s1_mc_q <= {ec != 8'h00, fc};
       s1_sp_q <= sp;
       s1_sc_q <= sc;
+      s1_rm_q <= rm_i;
+      s1_ftz_q <= ftz_i;
 
       // Biased exponents, signed: a subnormal (or zero) field counts as 1.
       ea_n = signed'({4'd0, (ea == 8'h00) ? 8'd1 : ea}) - signed'({7'd0, lza});
@@ -126,6 +140,8 @@ module wg_fp32_fma (
   logic [8:0]  s2_e73_q;
   logic        s2_special_q;
   logic [31:0] s2_special_res_q;
+  logic [1:0]  s2_rm_q;
+  logic        s2_ftz_q;
 
   always_ff @(posedge clk_i) begin
     if (valid_q[1]) begin : s1
@@ -142,6 +158,8 @@ module wg_fp32_fma (
       s2_e73_q         <= s1_e73_q;
       s2_special_q     <= s1_special_q;
       s2_special_res_q <= s1_special_res_q;
+      s2_rm_q          <= s1_rm_q;
+      s2_ftz_q         <= s1_ftz_q;
     end
   end
 
@@ -154,6 +172,8 @@ module wg_fp32_fma (
   logic        s3_sign_q;
   logic        s3_special_q;
   logic [31:0] s3_special_res_q;
+  logic [1:0]  s3_rm_q;
+  logic        s3_ftz_q;
 
   always_ff @(posedge clk_i) begin
     if (valid_q[2]) begin : s2
@@ -180,6 +200,8 @@ module wg_fp32_fma (
       s3_sign_q        <= neg ? s2_sc_q : s2_sp_q;
       s3_special_q     <= s2_special_q;
       s3_special_res_q <= s2_special_res_q;
+      s3_rm_q          <= s2_rm_q;
+      s3_ftz_q         <= s2_ftz_q;
     end
   end
 
@@ -191,7 +213,7 @@ module wg_fp32_fma (
   always_ff @(posedge clk_i) begin
     if (valid_q[3]) begin : s3
       logic [24:0] norm;  // W[75:51] after the shift
-      logic        hidden, sticky, rnd;
+      logic        hidden, sticky, rnd, away;
       logic [7:0]  exp_field;
       logic [30:0] packed_mag;
 
@@ -202,16 +224,25 @@ module wg_fp32_fma (
       sticky    = |(s3_mag_q[50:0] & ({51{1'b1}} >> s3_nsh_q));
       hidden    = norm[24];
       exp_field = hidden ? s3_exp_q[7:0] : 8'd0;
-      rnd       = wg_fp32_pkg::fp32_round_up(wg_fp32_pkg::FP32_RN, s3_sign_q, norm[1],
-                                             norm[0], sticky);
+      rnd       = wg_fp32_pkg::fp32_round_up(s3_rm_q, s3_sign_q, norm[1], norm[0], sticky);
+      // Whether the mode rounds this sign's overflow away from zero (to infinity) or
+      // toward it (to the largest finite value).
+      away      = wg_fp32_pkg::fp32_round_up(s3_rm_q, s3_sign_q, 1'b0, 1'b1, 1'b1);
       // A carry out of the fraction moves to the next binade (or from subnormal to
-      // normal, or from the largest finite value to infinity) by itself.
+      // normal, or from the largest finite value to infinity) by itself; only modes
+      // that round this sign away from zero carry into infinity.
       packed_mag = {exp_field, norm[23:1]} + {30'd0, rnd};
 
-      if (s3_special_q)                       result_q <= s3_special_res_q;
-      else if (s3_mag_q == '0)                result_q <= 32'd0;  // exact cancellation: +0
-      else if (hidden && s3_exp_q >= 10'd255) result_q <= {s3_sign_q, 8'hFF, 23'd0};
-      else                                    result_q <= {s3_sign_q, packed_mag};
+      if (s3_special_q)
+        result_q <= s3_special_res_q;
+      else if (s3_mag_q == '0)  // exact cancellation: +0, -0 in RM
+        result_q <= {s3_rm_q == 2'd2, 31'd0};
+      else if (hidden && s3_exp_q >= 10'd255)
+        result_q <= away ? {s3_sign_q, 8'hFF, 23'd0} : {s3_sign_q, 8'hFE, {23{1'b1}}};
+      else if (s3_ftz_q && packed_mag[30:23] == 8'h00)  // FTZ: subnormal result
+        result_q <= {s3_sign_q, 31'd0};
+      else
+        result_q <= {s3_sign_q, packed_mag};
     end
   end
 

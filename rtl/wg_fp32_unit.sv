@@ -8,8 +8,9 @@
 // FRND the rounding (0 RN, 1 RZ, 2 RM, 3 RP). pred_o is the FSETP predicate (0 for
 // other operations); result_o of FSETP is the predicate zero-extended.
 //
-// FADD, FSUB and FMUL use the fused multiply-add datapath: a*1.0 + b, a*1.0 + (-b),
-// a*b + (-0). All state is in pipeline registers.
+// FADD, FSUB, FMUL and FFMA take mod = rounding | ftz << 2 and use the fused
+// multiply-add datapath: a*1.0 + b, a*1.0 + (-b), a*b + (-0) (a*b + (+0) in RM, where
+// -0 would turn a +0 product into -0). All state is in pipeline registers.
 module wg_fp32_unit (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -45,7 +46,7 @@ module wg_fp32_unit (
         fma_b = One;
         fma_c = b_i ^ NegZero;
       end
-      wg_fp32_pkg::FP32_FMUL: fma_c = NegZero;
+      wg_fp32_pkg::FP32_FMUL: fma_c = (mod_i[1:0] == 2'd2) ? 32'd0 : NegZero;
       default: ;
     endcase
   end
@@ -60,6 +61,8 @@ module wg_fp32_unit (
     .a_i      (fma_a),
     .b_i      (fma_b),
     .c_i      (fma_c),
+    .rm_i     (mod_i[1:0]),
+    .ftz_i    (mod_i[2]),
     .valid_o  (fma_valid),
     .result_o (fma_result)
   );

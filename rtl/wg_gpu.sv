@@ -405,6 +405,12 @@ module wg_gpu #(
     logic [31:0]                 pg_hist_unused;
     logic                        pg_busy_s, pg_count_unused;
     logic [2*LANES-1:0]          pg_state_unused;
+    logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] c_exec;
+    // Warp issue control (docs/power-gating.md section 3): not read on the GPU top yet.
+    logic [LANES-1:0]            pg_in_use_unused;
+    logic [1:0]                  pg_issue_state_unused;
+    logic [4*48-1:0]             c_pg_state_unused;
+    logic [47:0]                 c_pg_changes_unused;
 
     // Per-SM idle clock gate.
     logic       need, gate_en, clk_sm_s, tick_s;
@@ -521,6 +527,10 @@ module wg_gpu #(
       .pg_busy_o         (pg_busy_s),
       .pg_state_o        (pg_state_unused),
       .pg_count_o        (pg_count_unused),
+      .pg_in_use_o       (pg_in_use_unused),
+      .pg_issue_state_o  (pg_issue_state_unused),
+      .cnt_pg_state_o    (c_pg_state_unused),
+      .cnt_pg_changes_o  (c_pg_changes_unused),
       .cnt_cycles_o      (c_cycles),
       .cnt_active_o      (c_active),
       .cnt_winst_o       (c_winst),
@@ -531,19 +541,22 @@ module wg_gpu #(
       .cnt_stall_busy_o  (c_busy),
       .cnt_bank_conf_o   (c_bank),
       .cnt_wr_conf_o     (c_wr),
-      .cnt_mem_o         (c_mem)
+      .cnt_mem_o         (c_mem),
+      .cnt_exec_o        (c_exec)
     );
 
     // The counter snapshot, taken on CNT_READ for this SM only (a wide concatenation
     // evaluated every cycle would dominate simulation time). cycles: target time (an idle
-    // SM's own counter stops while its clock is gated).
+    // SM's own counter stops while its clock is gated). CNT_READ with addr 1 takes page 1:
+    // the execution counters (wg_sm_pkg::EC_*) in words 0..15, the rest zero.
     logic [CNT_W-1:0] snap_q;
     logic [63:0]      u_c_cycles_unused;
     assign u_c_cycles_unused = c_cycles;
     always_ff @(posedge clk_i) begin
       if (!rst_ni || flush) snap_q <= '0;
       else if (cnt_capture && 32'(cmd_sm_i) == s)
-        snap_q <= {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
+        snap_q <= (cmd_addr_i == 32'd1) ? CNT_W'(c_exec) :
+                  {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
     end
     assign cnt_all[s*CNT_W +: CNT_W] = snap_q;
 

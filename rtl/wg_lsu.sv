@@ -40,6 +40,9 @@ module wg_lsu #(
   parameter int unsigned L1_MSHRS   = 8,
   parameter bit          RETIRE_EN  = 1'b1,
   parameter bit          HAS_FP     = 1'b1,    // FP32 adder for ATOMS.ADD.F32
+  // Threads the coalescer compares per cycle: 32 (wg_coalescer), or 1..16 (wg_coalescer_scan:
+  // the same transactions over more cycles; docs/fpga.md section 3.3).
+  parameter int unsigned LSU_LANES  = 32,
   // Derived: do not override.
   parameter int unsigned WARP_W = (NUM_WARPS > 1) ? $clog2(NUM_WARPS) : 1,
   parameter int unsigned CTA_W  = (NUM_CTAS > 1) ? $clog2(NUM_CTAS) : 1,
@@ -370,23 +373,43 @@ module wg_lsu #(
   logic [127:0]  tx_bmask;
   assign co_in_valid = (a_q == A_COAL) && (k_in_q < nwords);
 
-  wg_coalescer u_coal (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (co_in_valid),
-    .in_ready_o (co_in_ready),
-    .in_kind_i  (a_kind_q),
-    .in_size_i  (c_size),
-    .in_mask_i  (a_exec_q),
-    .in_addr_i  (c_addr),
-    .tx_valid_o (tx_valid),
-    .tx_ready_i (tx_ready),
-    .tx_addr_o  (tx_addr),
-    .tx_size_o  (tx_size),
-    .tx_lanes_o (tx_lanes),
-    .tx_bmask_o (tx_bmask),
-    .tx_last_o  (tx_last)
-  );
+  if (LSU_LANES >= 32) begin : g_coal
+    wg_coalescer u_coal (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (co_in_valid),
+      .in_ready_o (co_in_ready),
+      .in_kind_i  (a_kind_q),
+      .in_size_i  (c_size),
+      .in_mask_i  (a_exec_q),
+      .in_addr_i  (c_addr),
+      .tx_valid_o (tx_valid),
+      .tx_ready_i (tx_ready),
+      .tx_addr_o  (tx_addr),
+      .tx_size_o  (tx_size),
+      .tx_lanes_o (tx_lanes),
+      .tx_bmask_o (tx_bmask),
+      .tx_last_o  (tx_last)
+    );
+  end else begin : g_coal_scan
+    wg_coalescer_scan #(.LANES(LSU_LANES)) u_coal (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (co_in_valid),
+      .in_ready_o (co_in_ready),
+      .in_kind_i  (a_kind_q),
+      .in_size_i  (c_size),
+      .in_mask_i  (a_exec_q),
+      .in_addr_i  (c_addr),
+      .tx_valid_o (tx_valid),
+      .tx_ready_i (tx_ready),
+      .tx_addr_o  (tx_addr),
+      .tx_size_o  (tx_size),
+      .tx_lanes_o (tx_lanes),
+      .tx_bmask_o (tx_bmask),
+      .tx_last_o  (tx_last)
+    );
+  end
 
   // Byte offsets of every lane's access in its 128 B block, per slot and word
   // (used to pick each lane's bytes out of a response).

@@ -29,6 +29,15 @@
 // its input and clamps its outputs. The SM must not give work to a sleeping lane nor
 // put a lane to sleep while it has work in flight (assertions in wg_pg_cell).
 //
+// Power-gating modes, sampled with each instruction (docs/power-gating.md section 3):
+// in_split_i runs it on the lower half of the lanes in twice the passes (warp splitting);
+// in_compact_i packs its active threads onto the lowest lanes in use, in thread order
+// (wg_compact), in max(1, ceil(active / lanes in use)) passes. In general an instruction
+// takes P passes (32 / lanes in use, or fewer with compaction), occupies the unit P cycles
+// and comes out P + FP32_LATENCY + 1 cycles after its transfer (wg_sm_pkg::simd_passes
+// gives P); with both modes off P = PASSES and LATENCY is as above. Results are in thread
+// order whatever the modes.
+//
 // With HAS_FP = 0 there is no FP unit: FP opcodes give result 0 and predicate 0
 // (the SM treats them as illegal). ISETP / FSETP set out_pred_o; for other operations
 // the predicate bits are 0.
@@ -52,6 +61,8 @@ module wg_simd_unit #(
   input  wire logic [1023:0]         in_b_i,
   input  wire logic [1023:0]         in_c_i,
   input  wire logic [31:0]           in_psel_i,
+  input  wire logic                  in_split_i,     // warp splitting: lanes 0..W/2-1 only
+  input  wire logic                  in_compact_i,   // thread compaction (wg_compact)
 
   input  wire logic [SIMD_WIDTH-1:0] lane_en_i,
 
@@ -66,9 +77,12 @@ module wg_simd_unit #(
 
   localparam int unsigned W       = SIMD_WIDTH;
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
+  localparam bit          SPLIT_OK = (SIMD_WIDTH >= 2);
+  localparam int unsigned HW      = SPLIT_OK ? SIMD_WIDTH / 2 : 1;   // lanes in use when split
+  localparam int unsigned MAXP    = SPLIT_OK ? 2 * PASSES : PASSES;  // passes at most
   localparam int unsigned FP_LAT  = wg_fp32_pkg::FP32_LATENCY;
-  localparam int unsigned LATENCY = PASSES + FP_LAT + 1;
-  localparam int unsigned PASS_W  = (PASSES > 1) ? $clog2(PASSES) : 1;
+  localparam int unsigned LAT_MAX = MAXP + FP_LAT + 1;
+  localparam int unsigned PASS_W  = $clog2(MAXP);
   localparam int unsigned ROW_W   = W * 32;  // operand bits of one pass
   localparam int unsigned ISO_W   = 35;      // isolated lane outputs: busy, valid, pred, data
 
@@ -79,12 +93,52 @@ module wg_simd_unit #(
     $error("wg_simd_unit: the integer delay needs FP32_LATENCY >= 1");
   end
 
+  // ---- Schedule of the offered instruction (wg_compact) -----------------------------------
+  // Slot k of the instruction runs in pass k / W' on lane k mod W' (W' = W, or W / 2 split);
+  // without compaction thread t is in slot t.
+  logic              in_split;
+  logic [31:0]       c_mask, c_psel;
+  logic [5:0]        c_passes;
+  logic [3*1024-1:0] c_rows;
+  logic              out_cmp_q;
+  logic [1023:0]     out_data_q;
+  logic [31:0]       out_pred_q, out_mask_q;
+
+  assign in_split = in_split_i && SPLIT_OK;
+
+  wg_compact #(.LANES(W), .NROWS(3)) u_cmp (
+    .en_i        (in_compact_i),
+    .half_i      (in_split),
+    .mask_i      (in_exec_i),
+    .rows_i      ({in_c_i, in_b_i, in_a_i}),
+    .bits_i      (in_psel_i),
+    .slot_mask_o (c_mask),
+    .passes_o    (c_passes),
+    .rows_o      (c_rows),
+    .bits_o      (c_psel),
+    .bwd_en_i    (out_cmp_q),
+    .bwd_mask_i  (out_mask_q),
+    .bwd_row_i   (out_data_q),
+    .bwd_bits_i  (out_pred_q),
+    .bwd_row_o   (out_data_o),
+    .bwd_bits_o  (out_pred_o)
+  );
+
+  // The lanes of a pass: slots [first, first + W) (split: the lower W / 2 lanes only).
+  function automatic logic [W-1:0] pass_bits(input logic [31:0] m, input logic split, input int q);
+    pass_bits = '0;
+    for (int l = 0; l < 32'(W); l++) begin
+      if (!split && q < 32'(PASSES)) pass_bits[l] = m[q*32'(W) + l];
+      if (split && l < 32'(HW) && q*32'(HW) + l < 32) pass_bits[l] = m[q*32'(HW) + l];
+    end
+  endfunction
+
   // ---- Pass sequencer ----------------------------------------------------------------
   // ld_*: the pass loaded into the lanes at the end of this cycle, either pass 0 of
-  // an instruction being accepted, or pass 1..PASSES-1 of the instruction accepted
-  // earlier, from the pass buffer.
+  // an instruction being accepted, or pass 1.. of the instruction accepted earlier,
+  // from the pass buffer (the whole instruction in slot order).
   logic              in_fire;
-  logic              ld_valid, ld_last;
+  logic              ld_valid, ld_last, ld_split, ld_cmp;
   logic [PASS_W-1:0] ld_pass;
   logic [5:0]        ld_op;
   logic [2:0]        ld_mod;
@@ -95,98 +149,100 @@ module wg_simd_unit #(
 
   assign in_fire = in_valid_i && in_ready_o;
 
-  if (PASSES > 1) begin : g_seq
-    localparam int unsigned BUF_W = (PASSES - 1) * ROW_W;
+  logic              seq_q;   // passes 1.. of the buffered instruction are loading
+  logic [PASS_W-1:0] pass_q;  // the pass loaded this cycle while seq_q
+  logic [PASS_W-1:0] lastp_q; // its last pass
+  logic              split_q, cmp_q;
+  logic [5:0]        sop_q;
+  logic [2:0]        smod_q;
+  logic [TAG_W-1:0]  stag_q;
+  logic [31:0]       sexec_q, smask_q, spsel_q;
+  logic [1023:0]     buf_a_q, buf_b_q, buf_c_q;  // slot order
 
-    logic              seq_q;   // passes 1.. of the buffered instruction are loading
-    logic [PASS_W-1:0] pass_q;  // the pass loaded this cycle while seq_q
-    logic [5:0]        op_q;
-    logic [2:0]        mod_q;
-    logic [TAG_W-1:0]  tag_q;
-    logic [31:0]       exec_q, psel_q;
-    logic [BUF_W-1:0]  buf_a_q, buf_b_q, buf_c_q;  // threads W..31
-
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        seq_q  <= 1'b0;
-        pass_q <= '0;
-      end else if (in_fire) begin
-        seq_q  <= 1'b1;
-        pass_q <= PASS_W'(1);
-      end else if (seq_q) begin
-        seq_q  <= (pass_q != PASS_W'(PASSES - 1));
-        pass_q <= pass_q + 1'b1;
-      end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      seq_q  <= 1'b0;
+      pass_q <= '0;
+    end else if (in_fire) begin
+      seq_q  <= (c_passes > 6'd1);
+      pass_q <= PASS_W'(1);
+    end else if (seq_q) begin
+      seq_q  <= (pass_q != lastp_q);
+      pass_q <= pass_q + 1'b1;
     end
-
-    always_ff @(posedge clk_i) begin
-      if (in_fire) begin
-        op_q    <= in_op_i;
-        mod_q   <= in_mod_i;
-        tag_q   <= in_tag_i;
-        exec_q  <= in_exec_i;
-        psel_q  <= in_psel_i;
-        buf_a_q <= in_a_i[1023:ROW_W];
-        buf_b_q <= in_b_i[1023:ROW_W];
-        buf_c_q <= in_c_i[1023:ROW_W];
-      end
-    end
-
-    // One pass's slice of the buffer, by constant slices (a mux in hardware).
-    logic [ROW_W-1:0] seq_a, seq_b, seq_c;
-    logic [W-1:0]     seq_exec, seq_psel;
-    always_comb begin
-      seq_a    = buf_a_q[ROW_W-1:0];
-      seq_b    = buf_b_q[ROW_W-1:0];
-      seq_c    = buf_c_q[ROW_W-1:0];
-      seq_exec = exec_q[2*W-1:W];
-      seq_psel = psel_q[2*W-1:W];
-      for (int q = 2; q < PASSES; q++) begin
-        if (pass_q == PASS_W'(q)) begin
-          seq_a    = buf_a_q[(q-1)*ROW_W +: ROW_W];
-          seq_b    = buf_b_q[(q-1)*ROW_W +: ROW_W];
-          seq_c    = buf_c_q[(q-1)*ROW_W +: ROW_W];
-          seq_exec = exec_q[q*W +: W];
-          seq_psel = psel_q[q*W +: W];
-        end
-      end
-    end
-
-    assign in_ready_o = !seq_q;
-    assign ld_valid   = in_fire || seq_q;
-    assign ld_pass    = in_fire ? '0 : pass_q;
-    assign ld_last    = !in_fire && (pass_q == PASS_W'(PASSES - 1));
-    assign ld_op      = in_fire ? in_op_i : op_q;
-    assign ld_mod     = in_fire ? in_mod_i : mod_q;
-    assign ld_exec    = in_fire ? in_exec_i[W-1:0] : seq_exec;
-    assign ld_psel    = in_fire ? in_psel_i[W-1:0] : seq_psel;
-    assign ld_a       = in_fire ? in_a_i[ROW_W-1:0] : seq_a;
-    assign ld_b       = in_fire ? in_b_i[ROW_W-1:0] : seq_b;
-    assign ld_c       = in_fire ? in_c_i[ROW_W-1:0] : seq_c;
-    assign ld_tag     = tag_q;
-    assign ld_mask    = exec_q;
-  end else begin : g_noseq
-    // One pass: every instruction goes straight into the lanes.
-    assign in_ready_o = 1'b1;
-    assign ld_valid   = in_fire;
-    assign ld_pass    = '0;
-    assign ld_last    = 1'b1;
-    assign ld_op      = in_op_i;
-    assign ld_mod     = in_mod_i;
-    assign ld_exec    = in_exec_i[W-1:0];
-    assign ld_psel    = in_psel_i[W-1:0];
-    assign ld_a       = in_a_i[ROW_W-1:0];
-    assign ld_b       = in_b_i[ROW_W-1:0];
-    assign ld_c       = in_c_i[ROW_W-1:0];
-    assign ld_tag     = in_tag_i;
-    assign ld_mask    = in_exec_i;
   end
+
+  always_ff @(posedge clk_i) begin
+    if (in_fire) begin
+      sop_q    <= in_op_i;
+      smod_q   <= in_mod_i;
+      stag_q   <= in_tag_i;
+      sexec_q  <= in_exec_i;
+      smask_q <= c_mask;
+      spsel_q  <= c_psel;
+      split_q <= in_split;
+      cmp_q   <= in_compact_i;
+      lastp_q <= PASS_W'(c_passes - 6'd1);
+      buf_a_q <= c_rows[0 +: 1024];
+      buf_b_q <= c_rows[1024 +: 1024];
+      buf_c_q <= c_rows[2048 +: 1024];
+    end
+  end
+
+  // One pass's slice of the buffer, by constant slices (a mux in hardware). Split passes
+  // start every W / 2 slots; the last one reads past the row (zeros, lanes without valid).
+  logic [ROW_W-1:0] seq_a, seq_b, seq_c;
+  logic [W-1:0]     seq_exec, seq_psel;
+  always_comb begin
+    logic [1023+ROW_W:0] pa, pb, pc;
+    pa = {{ROW_W{1'b0}}, buf_a_q};
+    pb = {{ROW_W{1'b0}}, buf_b_q};
+    pc = {{ROW_W{1'b0}}, buf_c_q};
+    seq_a    = '0;
+    seq_b    = '0;
+    seq_c    = '0;
+    seq_exec = '0;
+    seq_psel = '0;
+    for (int q = 1; q < 32'(MAXP); q++) begin
+      if (pass_q == PASS_W'(q)) begin
+        if (!split_q) begin
+          if (q < 32'(PASSES)) begin
+            seq_a = pa[q*ROW_W +: ROW_W];
+            seq_b = pb[q*ROW_W +: ROW_W];
+            seq_c = pc[q*ROW_W +: ROW_W];
+          end
+        end else begin
+          seq_a = pa[q*32'(HW)*32 +: ROW_W];
+          seq_b = pb[q*32'(HW)*32 +: ROW_W];
+          seq_c = pc[q*32'(HW)*32 +: ROW_W];
+        end
+        seq_exec = pass_bits(smask_q, split_q, q);
+        seq_psel = pass_bits(spsel_q, split_q, q);
+      end
+    end
+  end
+
+  assign in_ready_o = !seq_q;
+  assign ld_valid   = in_fire || seq_q;
+  assign ld_pass    = in_fire ? '0 : pass_q;
+  assign ld_last    = in_fire ? (c_passes == 6'd1) : (pass_q == lastp_q);
+  assign ld_split   = in_fire ? in_split : split_q;
+  assign ld_cmp     = in_fire ? in_compact_i : cmp_q;
+  assign ld_op      = in_fire ? in_op_i : sop_q;
+  assign ld_mod     = in_fire ? in_mod_i : smod_q;
+  assign ld_exec    = in_fire ? pass_bits(c_mask, in_split, 0) : seq_exec;
+  assign ld_psel    = in_fire ? pass_bits(c_psel, in_split, 0) : seq_psel;
+  assign ld_a       = in_fire ? c_rows[0 +: ROW_W] : seq_a;
+  assign ld_b       = in_fire ? c_rows[1024 +: ROW_W] : seq_b;
+  assign ld_c       = in_fire ? c_rows[2048 +: ROW_W] : seq_c;
+  assign ld_tag     = in_fire ? in_tag_i : stag_q;
+  assign ld_mask    = in_fire ? in_exec_i : sexec_q;
 
   // ---- Pass control pipeline ---------------------------------------------------------
   // Stage 0 is the compute cycle of a pass (the lanes' operand registers hold it);
   // stage FP_LAT is its write-back cycle (the lanes' results are at their outputs).
-  // The tag and mask travel with the last pass only.
-  logic [FP_LAT:0]              pv_q, plast_q;
+  // The tag, mask and compaction flag travel with the last pass only.
+  logic [FP_LAT:0]              pv_q, plast_q, psplit_q, pcmp_q;
   logic [(FP_LAT+1)*PASS_W-1:0] ppass_q;
   logic [(FP_LAT+1)*TAG_W-1:0]  ptag_q;
   logic [(FP_LAT+1)*32-1:0]     pmask_q;
@@ -202,28 +258,33 @@ module wg_simd_unit #(
   always_ff @(posedge clk_i) begin
     if (ld_valid) begin
       plast_q[0]           <= ld_last;
+      psplit_q[0]          <= ld_split;
       ppass_q[0 +: PASS_W] <= ld_pass;
     end
     if (ld_valid && ld_last) begin
       ptag_q[0 +: TAG_W] <= ld_tag;
       pmask_q[0 +: 32]   <= ld_mask;
+      pcmp_q[0]          <= ld_cmp;
     end
     for (int k = 1; k <= FP_LAT; k++) begin
       if (pv_q[k-1]) begin
         plast_q[k]                  <= plast_q[k-1];
+        psplit_q[k]                 <= psplit_q[k-1];
         ppass_q[k*PASS_W +: PASS_W] <= ppass_q[(k-1)*PASS_W +: PASS_W];
         if (plast_q[k-1]) begin
           ptag_q[k*TAG_W +: TAG_W] <= ptag_q[(k-1)*TAG_W +: TAG_W];
           pmask_q[k*32 +: 32]      <= pmask_q[(k-1)*32 +: 32];
+          pcmp_q[k]                <= pcmp_q[k-1];
         end
       end
     end
   end
 
-  logic              wb_valid, wb_last;
+  logic              wb_valid, wb_last, wb_split;
   logic [PASS_W-1:0] wb_pass;
   assign wb_valid = pv_q[FP_LAT];
   assign wb_last  = plast_q[FP_LAT];
+  assign wb_split = psplit_q[FP_LAT];
   assign wb_pass  = ppass_q[FP_LAT*PASS_W +: PASS_W];
 
   // ---- Lanes ----------------------------------------------------------------------------
@@ -363,24 +424,31 @@ module wg_simd_unit #(
 
   // ---- Output row ----------------------------------------------------------------------
   // Pass p's results go to threads p*W .. p*W+W-1. A slot is written only by a lane
-  // that computed it; slots of threads outside the mask keep old values.
-  logic [1023:0]    out_data_q;
-  logic [31:0]      out_pred_q, out_mask_q;
+  // that computed it; slots of threads outside the mask keep old values. The row is in slot
+  // order (pass q, lane l: slot q * W' + l); wg_compact turns it back into thread order.
   logic [TAG_W-1:0] out_tag_q;
   logic             out_valid_q;
 
   always_ff @(posedge clk_i) begin
-    for (int q = 0; q < PASSES; q++) begin
-      for (int l = 0; l < W; l++) begin
+    for (int q = 0; q < 32'(MAXP); q++) begin
+      for (int l = 0; l < 32'(W); l++) begin
         if (wb_valid && wb_pass == PASS_W'(q) && lane_out_valid[l]) begin
-          out_data_q[(q*W + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
-          out_pred_q[q*W + l]            <= lane_out_pred[l];
+          if (!wb_split) begin
+            if (q < 32'(PASSES)) begin
+              out_data_q[(q*W + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
+              out_pred_q[q*W + l]            <= lane_out_pred[l];
+            end
+          end else if (l < 32'(HW) && q*32'(HW) + l < 32) begin
+            out_data_q[(q*32'(HW) + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
+            out_pred_q[q*32'(HW) + l]            <= lane_out_pred[l];
+          end
         end
       end
     end
     if (wb_valid && wb_last) begin
       out_tag_q  <= ptag_q[FP_LAT*TAG_W +: TAG_W];
       out_mask_q <= pmask_q[FP_LAT*32 +: 32];
+      out_cmp_q  <= pcmp_q[FP_LAT];
     end
   end
 
@@ -391,8 +459,6 @@ module wg_simd_unit #(
 
   assign out_valid_o = out_valid_q;
   assign out_tag_o   = out_tag_q;
-  assign out_data_o  = out_data_q;
-  assign out_pred_o  = out_pred_q;
   assign out_mask_o  = out_mask_q;
 
 `ifndef SYNTHESIS
@@ -407,25 +473,39 @@ module wg_simd_unit #(
     end
   end
 
-  // The documented latency: every accepted instruction comes out exactly LATENCY
-  // cycles later, with its tag and mask, and nothing else comes out.
-  logic [LATENCY-1:0]       hist_v_q;
-  logic [LATENCY*TAG_W-1:0] hist_tag_q;
-  logic [LATENCY*32-1:0]    hist_mask_q;
+  // The documented latency: every accepted instruction comes out exactly its P + FP32_LATENCY
+  // + 1 cycles later (P from wg_sm_pkg::simd_passes, the function the SM reserves its
+  // write-back slot with), with its tag and mask, and nothing else comes out.
+  // due_*[j]: an output due j cycles from this one.
+  logic [LAT_MAX-1:0] due_v_q;
+  logic [TAG_W-1:0]   due_tag_q [LAT_MAX];
+  logic [31:0]        due_mask_q [LAT_MAX];
+  logic [5:0]         exp_passes;
+  assign exp_passes = wg_sm_pkg::simd_passes(in_exec_i, 3'($clog2(W)) - 3'(in_split), in_compact_i);
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      hist_v_q <= '0;
+      due_v_q <= '0;
     end else begin
-      hist_v_q <= {hist_v_q[LATENCY-2:0], in_fire};
+      due_v_q <= due_v_q >> 1;
+      if (in_fire) due_v_q[32'(c_passes) + FP_LAT] <= 1'b1;
     end
-    hist_tag_q  <= {hist_tag_q[(LATENCY-1)*TAG_W-1:0], in_tag_i};
-    hist_mask_q <= {hist_mask_q[(LATENCY-1)*32-1:0], in_exec_i};
+    for (int j = 0; j + 1 < 32'(LAT_MAX); j++) begin
+      due_tag_q[j]  <= due_tag_q[j+1];
+      due_mask_q[j] <= due_mask_q[j+1];
+    end
+    if (in_fire) begin
+      due_tag_q[32'(c_passes) + FP_LAT]  <= in_tag_i;
+      due_mask_q[32'(c_passes) + FP_LAT] <= in_exec_i;
+    end
     if (rst_ni) begin
-      assert (out_valid_o == hist_v_q[LATENCY-1])
-        else $error("wg_simd_unit: out_valid_o not LATENCY = %0d cycles after a transfer", LATENCY);
+      assert (!in_fire || exp_passes == c_passes)
+        else $error("wg_simd_unit: passes %0d differ from wg_sm_pkg::simd_passes %0d", c_passes, exp_passes);
+      assert (!in_fire || (32'(c_passes) >= 1 && 32'(c_passes) <= MAXP))
+        else $error("wg_simd_unit: %0d passes", c_passes);
+      assert (out_valid_o == due_v_q[0])
+        else $error("wg_simd_unit: out_valid_o not P + %0d cycles after a transfer", FP_LAT + 1);
       if (out_valid_o) begin
-        assert (out_tag_o == hist_tag_q[(LATENCY-1)*TAG_W +: TAG_W] &&
-                out_mask_o == hist_mask_q[(LATENCY-1)*32 +: 32])
+        assert (out_tag_o == due_tag_q[0] && out_mask_o == due_mask_q[0])
           else $error("wg_simd_unit: out_tag_o / out_mask_o of the wrong instruction");
       end
     end

@@ -31,6 +31,7 @@ module wg_sm #(
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
+  parameter int unsigned LSU_LANES   = 32,      // coalescer lanes per cycle (docs/fpga.md 3.3)
   // Derived: do not override.
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
   parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
@@ -120,6 +121,10 @@ module wg_sm #(
   output logic                               pg_busy_o,      // histogram engines busy
   output logic [2*NUM_SIMD*SIMD_WIDTH-1:0]   pg_state_o,     // every lane's state this cycle (2 bits)
   output logic                               pg_count_o,     // this cycle is counted (the window)
+  output logic [NUM_SIMD*SIMD_WIDTH-1:0] pg_in_use_o,   // lanes in use (warp issue control)
+  output logic [1:0]                         pg_issue_state_o, // issue-control state S1..S4 (0..3)
+  output logic [4*48-1:0]                    cnt_pg_state_o,   // cycles in S1..S4
+  output logic [47:0]                        cnt_pg_changes_o, // state changes
 
   // Counters (docs/sm-pipeline.md).
   output logic [63:0]                        cnt_cycles_o,
@@ -132,7 +137,8 @@ module wg_sm #(
   output logic [31:0]                        cnt_stall_busy_o,
   output logic [31:0]                        cnt_bank_conf_o,
   output logic [31:0]                        cnt_wr_conf_o,
-  output logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] cnt_mem_o
+  output logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] cnt_mem_o,
+  output logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] cnt_exec_o
 );
   /*verilator no_inline_module*/
 
@@ -155,6 +161,9 @@ module wg_sm #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int i = 0; i < 32'(wg_sm_pkg::NUM_CFG); i++) cfg_q[i] <= '0;
+      cfg_q[wg_sm_pkg::CFG_PG_SLICE] <= 32'd100;
+      cfg_q[wg_sm_pkg::CFG_PG_DOWN]  <= {8'd0, 8'd25, 8'd50, 8'd75};
+      cfg_q[wg_sm_pkg::CFG_PG_UP]    <= {8'd0, 8'd20, 8'd40, 8'd60};
     end else if (cfg_we_i && 32'(cfg_addr_i) < wg_sm_pkg::NUM_CFG) begin
       cfg_q[cfg_addr_i] <= cfg_wdata_i;
     end
@@ -257,6 +266,101 @@ module wg_sm #(
   assign sched_halt = halt_cfg || faulted_q || hold;
 
   // ---------------------------------------------------------------------------
+  // Warp issue control and compaction (docs/power-gating.md section 3).
+  // ---------------------------------------------------------------------------
+  // With 2 SIMD units (of at least 2 lanes) the 4-state machine decides per slice which
+  // units run split and whether unit 1 is in use; when it is not, scheduler 1's SIMD
+  // instructions execute on unit 0 (execution pipe 1 sends them to pipe 0's unit).
+  localparam bit PG_ISSUE = (NUM_SIMD == 2) && (SIMD_WIDTH >= 2);
+  logic                         pg_issue_en, pg_compact, pg_restart;
+  logic [NUM_SIMD-1:0]          pg_split, pg_unit_on;
+  logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_busy;
+  assign pg_issue_en = cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][0];
+  assign pg_compact  = cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][1];
+  assign pg_restart  = cfg_we_i && cfg_addr_i == wg_sm_pkg::CFG_PG_ISSUE;
+
+  if (PG_ISSUE) begin : g_pg_issue
+    logic        slice_end_unused;
+    logic [16+$clog2(NUM_SIMD*SIMD_WIDTH+1)-1:0] util_unused;  // ACC_W of wg_pg_issue_ctrl
+    wg_pg_issue_ctrl #(
+      .NUM_SIMD   (NUM_SIMD),
+      .SIMD_WIDTH (SIMD_WIDTH),
+      .CNT_W      (48)
+    ) u_pg_issue (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .en_i           (pg_issue_en),
+      .restart_i      (pg_restart),
+      .clear_i        (1'b0),
+      .slice_cycles_i (cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)][15:0]),
+      .down_pct_i     (cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)][23:0]),
+      .up_pct_i       (cfg_q[5'(wg_sm_pkg::CFG_PG_UP)][23:0]),
+      .busy_i         (lane_busy),
+      .state_o        (pg_issue_state_o),
+      .split_o        (pg_split),
+      .unit_on_o      (pg_unit_on),
+      .in_use_o       (pg_in_use_o),
+      .slice_end_o    (slice_end_unused),
+      .util_o         (util_unused),
+      .cnt_state_o    (cnt_pg_state_o),
+      .cnt_changes_o  (cnt_pg_changes_o)
+    );
+  end else begin : g_no_pg_issue
+    // One SIMD unit (or 1-lane units): every lane in use, S1 throughout.
+    logic [63:0] cyc_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) cyc_q <= '0;
+      else cyc_q <= cyc_q + 64'd1;
+    end
+    assign pg_issue_state_o = 2'd0;
+    assign pg_split         = '0;
+    assign pg_unit_on       = '1;
+    assign pg_in_use_o      = '1;
+    assign cnt_pg_state_o   = {144'd0, cyc_q[47:0]};
+    assign cnt_pg_changes_o = '0;
+    logic unused_pg;
+    assign unused_pg = ^{pg_issue_en, pg_restart, lane_busy, cyc_q[63:48]};
+  end
+
+  // Remote issue between the execution pipes: pipe 1 to unit 0 (when unit 1 is out of use).
+  logic [NUM_SIMD-1:0]          xo_valid, xo_ready, xi_valid, xi_ready, xr_valid_o, xr_valid_i;
+  logic [NUM_SIMD*6-1:0]        xo_op, xi_op;
+  logic [NUM_SIMD*3-1:0]        xo_mod, xi_mod;
+  logic [NUM_SIMD*32-1:0]       xo_exec, xo_psel, xi_exec, xi_psel, xr_pred_o, xr_pred_i;
+  logic [NUM_SIMD*3072-1:0]     xo_rows, xi_rows;
+  logic [NUM_SIMD*1024-1:0]     xr_data_o, xr_data_i;
+  if (PG_ISSUE) begin : g_remote
+    assign xi_valid  = {1'b0, xo_valid[1]};
+    assign xo_ready  = {xi_ready[0], 1'b0};
+    assign xi_op     = {6'd0, xo_op[6 +: 6]};
+    assign xi_mod    = {3'd0, xo_mod[3 +: 3]};
+    assign xi_exec   = {32'd0, xo_exec[32 +: 32]};
+    assign xi_psel   = {32'd0, xo_psel[32 +: 32]};
+    assign xi_rows   = {3072'd0, xo_rows[3072 +: 3072]};
+    assign xr_valid_i = {xr_valid_o[0], 1'b0};
+    assign xr_data_i  = {xr_data_o[0 +: 1024], 1024'd0};
+    assign xr_pred_i  = {xr_pred_o[0 +: 32], 32'd0};
+    logic unused_remote;
+    assign unused_remote = ^{xo_valid[0], xi_ready[1], xo_op[0 +: 6], xo_mod[0 +: 3], xo_exec[0 +: 32],
+                             xo_psel[0 +: 32], xo_rows[0 +: 3072], xr_valid_o[1], xr_data_o[1024 +: 1024],
+                             xr_pred_o[32 +: 32]};
+  end else begin : g_no_remote
+    assign xi_valid   = '0;
+    assign xo_ready   = '0;
+    assign xi_op      = '0;
+    assign xi_mod     = '0;
+    assign xi_exec    = '0;
+    assign xi_psel    = '0;
+    assign xi_rows    = '0;
+    assign xr_valid_i = '0;
+    assign xr_data_i  = '0;
+    assign xr_pred_i  = '0;
+    logic unused_remote;
+    assign unused_remote = ^{xo_valid, xi_ready, xo_op, xo_mod, xo_exec, xo_psel, xo_rows, xr_valid_o, xr_data_o,
+                             xr_pred_o};
+  end
+
+  // ---------------------------------------------------------------------------
   // Power gating (docs/power-gating.md sections 2, 4, 5).
   // ---------------------------------------------------------------------------
   localparam int unsigned NL     = NUM_SIMD * SIMD_WIDTH;
@@ -288,27 +392,63 @@ module wg_sm #(
   assign pg_en = !pg_frozen_q && (&pg_acct_ready) && !pg_clear_q;
 
   // Demand: the lanes of the instruction each scheduler has selected, when it goes to the
-  // SIMD unit (thread t on lane t mod SIMD_WIDTH). It is not issued while any of them is
-  // not powered; a cycle in which only that holds it back is a wake-up stall.
+  // SIMD unit, on the unit it runs on. With issue control and compaction off, thread t runs
+  // on lane t mod SIMD_WIDTH of its scheduler's unit. With either on (section 3), the lanes
+  // an instruction uses depend on the split, the compaction and, when unit 1 is out of
+  // use, on unit 0 serving scheduler 1: the demand is then every lane in use of the unit it
+  // runs on (a superset of what it uses). It is not issued while any of them is not
+  // powered; a cycle in which only that holds it back is a wake-up stall.
+  logic                 pg_modes;
+  logic [NL-1:0]        pg_need, pg_hold_raw;
+  logic [NUM_SIMD-1:0]  pg_remote;
+  assign pg_modes = pg_issue_en || pg_compact;
   for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
     wg_sm_pkg::uop_t       ku;
-    logic [SIMD_WIDTH-1:0] need;
-    logic                  ku_unused;
+    logic [SIMD_WIDTH-1:0] need, on;
+    logic                  ku_unused, simd;
     assign ku        = is_uop[k*UOP_W +: UOP_W];
     assign ku_unused = ^ku;
+    assign simd      = is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD;
+    assign pg_remote[k] = (k != 0) && !pg_unit_on[k];
     always_comb begin
       need = '0;
-      if (is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD) begin
-        for (int p = 0; p < 32'(PASSES); p++) need = need | is_exec[k*32 + p*SIMD_WIDTH +: SIMD_WIDTH];
+      if (simd) begin
+        if (pg_modes) need = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+        else for (int p = 0; p < 32'(PASSES); p++) need = need | is_exec[k*32 + p*SIMD_WIDTH +: SIMD_WIDTH];
       end
     end
-    assign pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = need;
-    assign pg_block[k] = (need & ~pg_on[k*SIMD_WIDTH +: SIMD_WIDTH]) != '0;
+    assign on = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+    assign pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] = need;
+    assign pg_block[k] = (need & ~on) != '0;
     assign pg_stall[k] = pg_block[k] && is_ready[k];
   end
 
-  // Lanes taken out of use by the warp issue control (section 3): none yet.
-  assign pg_may_sleep = '0;
+  // Per unit: the demand of the schedulers whose instructions run on it, and the lanes held
+  // powered (work issued, not yet dispatched). With the section 3 modes on, a unit with any
+  // such work holds all its lanes in use (pipe 1's work counts on unit 0 while remote).
+  always_comb begin
+    pg_demand = '0;
+    pg_hold   = '0;
+    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+      if (pg_remote[k]) begin
+        pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
+        if (pg_modes && pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0)
+          pg_hold[0 +: SIMD_WIDTH] = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
+      end else begin
+        pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
+                                                pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
+        if (!pg_modes)
+          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
+                                                pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH];
+        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0)
+          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
+                                                pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+      end
+    end
+  end
+
+  // Lanes taken out of use by the warp issue control (section 3) may sleep.
+  assign pg_may_sleep = ~pg_in_use_o;
   assign pg_on        = pg_ctrl_on & lane_en_i;
 
   logic [NUM_SIMD*48-1:0] pg_unit_sleep_cnt, pg_unit_events;
@@ -573,6 +713,31 @@ module wg_sm #(
       .rst_ni          (rst_ni),
       .lane_en_i       (pg_on[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .hold_i          (hold),
+      .split_i         (pg_split[k]),
+      .compact_i       (pg_compact),
+      .remote_i        (!pg_unit_on[k]),
+      .remote_split_i  (pg_split[0]),
+      .lane_busy_o     (lane_busy[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .xo_valid_o      (xo_valid[k]),
+      .xo_ready_i      (xo_ready[k]),
+      .xo_op_o         (xo_op[k*6 +: 6]),
+      .xo_mod_o        (xo_mod[k*3 +: 3]),
+      .xo_exec_o       (xo_exec[k*32 +: 32]),
+      .xo_psel_o       (xo_psel[k*32 +: 32]),
+      .xo_rows_o       (xo_rows[k*3072 +: 3072]),
+      .xi_valid_i      (xi_valid[k]),
+      .xi_ready_o      (xi_ready[k]),
+      .xi_op_i         (xi_op[k*6 +: 6]),
+      .xi_mod_i        (xi_mod[k*3 +: 3]),
+      .xi_exec_i       (xi_exec[k*32 +: 32]),
+      .xi_psel_i       (xi_psel[k*32 +: 32]),
+      .xi_rows_i       (xi_rows[k*3072 +: 3072]),
+      .xr_valid_o      (xr_valid_o[k]),
+      .xr_data_o       (xr_data_o[k*1024 +: 1024]),
+      .xr_pred_o       (xr_pred_o[k*32 +: 32]),
+      .xr_valid_i      (xr_valid_i[k]),
+      .xr_data_i       (xr_data_i[k*1024 +: 1024]),
+      .xr_pred_i       (xr_pred_i[k*32 +: 32]),
       .tbl_valid_i     (tbl_valid[k]),
       .tbl_ready_o     (tbl_ready[k]),
       .tbl_warp_i      (tbl_warp),
@@ -624,7 +789,7 @@ module wg_sm #(
       .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
       .cnt_wr_conf_o   (wr_conf[k*32 +: 32]),
       .lane_work_o     (pg_work[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .lane_hold_o     (pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH])
+      .lane_hold_o     (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH])
     );
   end
 
@@ -830,7 +995,8 @@ module wg_sm #(
     .MEM_BYTES  (MEM_BYTES),
     .MEM_TAG_W  (MEM_TAG_W),
     .RETIRE_EN  (RETIRE_EN),
-    .HAS_FP     (HAS_FP)
+    .HAS_FP     (HAS_FP),
+    .LSU_LANES  (LSU_LANES)
   ) u_lsu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -1013,6 +1179,8 @@ module wg_sm #(
     end else begin
       logic [63:0] wi, ti;
       logic [31:0] si, sh, sb;
+      logic [NUM_CLS*32-1:0] cl;
+      for (int i = 0; i < 32'(NUM_CLS); i++) cl[i*32 +: 32] = cls_q[i];
       cnt_cycles_o <= cnt_cycles_o + 64'd1;
       if (resident) cnt_active_o <= cnt_active_o + 64'd1;
       if (resident || count_idle) clock_q <= clock_q + 64'd1;
@@ -1025,13 +1193,15 @@ module wg_sm #(
         if (st_issue[k]) begin
           wi = wi + 64'd1;
           ti = ti + 64'(st_threads[k*6 +: 6]);
-          cls_q[st_cls[k*4 +: 4]] <= cls_q[st_cls[k*4 +: 4]] + 32'd1;
+          // both slots may issue one class in a cycle: count in cl, store once
+          cl[32'(st_cls[k*4 +: 4])*32 +: 32] = cl[32'(st_cls[k*4 +: 4])*32 +: 32] + 32'd1;
         end else if (resident) begin
           if (st_idle[k]) si = si + 32'd1;
           else if (st_hazard[k]) sh = sh + 32'd1;
           else if (st_busy[k]) sb = sb + 32'd1;
         end
       end
+      for (int i = 0; i < 32'(NUM_CLS); i++) cls_q[i] <= cl[i*32 +: 32];
       cnt_winst_o <= wi;
       cnt_tinst_o <= ti;
       cnt_stall_idle_o   <= si;
@@ -1050,14 +1220,54 @@ module wg_sm #(
     end
   end
 
+  // Execution counters (wg_sm_pkg::EC_*), from the issue slots: branches and their
+  // divergence (execution mask neither empty nor the active mask), local-memory bytes,
+  // thread instructions per class. Each 32 bits, wrapping.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cnt_exec_o <= '0;
+    end else begin
+      logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] e;
+      e = cnt_exec_o;
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        if (st_issue[k]) begin
+          logic [3:0]  c;
+          logic [5:0]  n;
+          logic [31:0] amask, emask, bytes;
+          logic [5:0]  uop_op;
+          logic [2:0]  uop_mod;
+          c     = st_cls[k*4 +: 4];
+          n     = st_threads[k*6 +: 6];
+          amask = is_active[k*32 +: 32];
+          emask = is_exec[k*32 +: 32];
+          // op and mod: the first two members of the packed uop_t, its top 9 bits
+          {uop_op, uop_mod} = is_uop[k*UOP_W + UOP_W - 9 +: 9];
+          bytes = 32'(n) * 32'(wg_isa_pkg::width_bytes(uop_mod));
+          e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] =
+            e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] + 32'(n);
+          if (c == wg_isa_pkg::CLASS_BRANCH) begin
+            e[wg_sm_pkg::EC_BRANCH*32 +: 32] = e[wg_sm_pkg::EC_BRANCH*32 +: 32] + 32'd1;
+            if (emask != '0 && emask != amask)
+              e[wg_sm_pkg::EC_DIV_BRANCH*32 +: 32] = e[wg_sm_pkg::EC_DIV_BRANCH*32 +: 32] + 32'd1;
+          end
+          if (uop_op == wg_isa_pkg::OP_LDL)
+            e[wg_sm_pkg::EC_LOCAL_LD_BYTES*32 +: 32] = e[wg_sm_pkg::EC_LOCAL_LD_BYTES*32 +: 32] + bytes;
+          if (uop_op == wg_isa_pkg::OP_STL)
+            e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] = e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] + bytes;
+        end
+      end
+      cnt_exec_o <= e;
+    end
+  end
+
   assign busy_o = resident || !lsu_idle;
 
   logic unused_ok;
   assign unused_ok = ^{simt_idle, fetch_idle, cfg_q[5'(wg_sm_pkg::CFG_SCHED)][31:1], cfg_q[5'(wg_sm_pkg::CFG_CTRL)][31:2],
-                       // issue control and compaction (section 3) read these; not yet built
-                       pg_ctl[31:4], cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)], cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)],
-                       cfg_q[5'(wg_sm_pkg::CFG_PG_UP)], cfg_q[5'(wg_sm_pkg::CFG_PG_BET)][31:PG_CW],
+                       pg_ctl[31:4], cfg_q[5'(wg_sm_pkg::CFG_PG_BET)][31:PG_CW],
                        cfg_q[5'(wg_sm_pkg::CFG_PG_IDLE)][31:PG_CW], cfg_q[5'(wg_sm_pkg::CFG_PG_WAKE)][31:PG_CW],
-                       pg_unit_sleep, pg_core_sleep};
+                       pg_unit_sleep, pg_core_sleep,
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][31:2], cfg_q[5'(wg_sm_pkg::CFG_PG_SLICE)][31:16],
+                       cfg_q[5'(wg_sm_pkg::CFG_PG_DOWN)][31:24], cfg_q[5'(wg_sm_pkg::CFG_PG_UP)][31:24]};
 
 endmodule

@@ -49,15 +49,17 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_TOTAL_THREADS = 5'd14;
   localparam logic [4:0] CFG_CTRL          = 5'd15;
   localparam logic [4:0] CFG_L1_CTRL       = 5'd16;  // bit 0 Fermi mode, 1 48 KB L1, 2 flush
-  // Power gating (docs/power-gating.md section 5), writable at any time.
-  localparam logic [4:0] CFG_PG_CTRL       = 5'd17; // policies, blackout; strobes close (8), clear (9)
-  localparam logic [4:0] CFG_PG_BET        = 5'd18;
-  localparam logic [4:0] CFG_PG_IDLE       = 5'd19;
-  localparam logic [4:0] CFG_PG_WAKE       = 5'd20;
-  localparam logic [4:0] CFG_PG_SLICE      = 5'd21;
-  localparam logic [4:0] CFG_PG_DOWN       = 5'd22; // 3 x 8 bits, percent
-  localparam logic [4:0] CFG_PG_UP         = 5'd23; // 3 x 8 bits, percent
-  localparam int unsigned NUM_CFG = 24;
+  // Warp issue control and compaction (docs/power-gating.md sections 3, 5).
+  localparam logic [4:0] CFG_PG_ISSUE      = 5'd17;  // bit 0 issue control, 1 compaction; a write restarts S1
+  localparam logic [4:0] CFG_PG_SLICE      = 5'd18;  // time slice in cycles (reset 100)
+  localparam logic [4:0] CFG_PG_DOWN       = 5'd19;  // band floors S1|S2|S3, 8 bits each (reset 75,50,25)
+  localparam logic [4:0] CFG_PG_UP         = 5'd20;  // up from S2|S3|S4, 8 bits each (reset 60,40,20)
+  // Lane, unit and core gating (docs/power-gating.md sections 2, 5), writable at any time.
+  localparam logic [4:0] CFG_PG_CTRL       = 5'd21; // policies, blackout; strobes close (8), clear (9)
+  localparam logic [4:0] CFG_PG_BET        = 5'd22;
+  localparam logic [4:0] CFG_PG_IDLE       = 5'd23;
+  localparam logic [4:0] CFG_PG_WAKE       = 5'd24;
+  localparam int unsigned NUM_CFG = 25;
 
   // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
   localparam int unsigned MC_GLD_REQ        = 0;
@@ -88,6 +90,15 @@ package wg_sm_pkg;
   localparam int unsigned MC_MEM_RD_BYTES   = 25;
   localparam int unsigned MC_MEM_WR_BYTES   = 26;
   localparam int unsigned NUM_MEMCNT        = 27;
+
+  // Execution counters (docs/sm-pipeline.md), cnt_exec_o order: what the retire stream
+  // gives the sim target, counted at issue for tops without one (the GPU's CNT_READ page 1).
+  localparam int unsigned EC_BRANCH         = 0;   // BRA warp instructions
+  localparam int unsigned EC_DIV_BRANCH     = 1;   //   of which split the warp
+  localparam int unsigned EC_LOCAL_LD_BYTES = 2;   // LDL bytes (threads x width)
+  localparam int unsigned EC_LOCAL_ST_BYTES = 3;   // STL bytes
+  localparam int unsigned EC_CLASS_THREAD   = 4;   // 4..15: thread instructions per class
+  localparam int unsigned NUM_EXECCNT       = 16;
 
   // Per-lane thread index as stored at launch: {z[5:0], y[9:0], x[9:0]}.
   localparam int unsigned TID_W = 26;
@@ -126,6 +137,19 @@ package wg_sm_pkg;
 
   localparam int unsigned UOP_W = 6 + 3 + 1 + 3 + 6 * 6 + 1 + 32 + 18 + 18 + 4 + 2 + 3 + 1 + 1 + 1 + 1
                                   + 64 + 8;
+
+  // Passes of a SIMD-unit instruction (docs/power-gating.md section 3): lw = log2 of the
+  // lanes in use (the unit's width, one less when split); without compaction 32 / 2^lw,
+  // with compaction max(1, ceil(active threads / 2^lw)). The instruction occupies the unit
+  // that many cycles and its result comes out passes + FP32_LATENCY + 1 cycles after issue.
+  function automatic logic [5:0] simd_passes(input logic [31:0] exec, input logic [2:0] lw,
+                                             input logic compact);
+    logic [6:0] n;
+    n = 7'($countones(exec));
+    if (!compact) simd_passes = 6'(7'd32 >> lw);
+    else if (n == 7'd0) simd_passes = 6'd1;
+    else simd_passes = 6'((n + (7'd1 << lw) - 7'd1) >> lw);
+  endfunction
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -304,6 +304,8 @@ module wg_smem #(
       .a_i      (a_rdw),
       .b_i      (32'h3F80_0000),
       .c_i      (a_b),
+      .rm_i     (2'd0),  // round to nearest, as FADD
+      .ftz_i    (1'b0),
       .valid_o  (f_valid),
       .result_o (f_result)
     );

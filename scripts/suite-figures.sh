@@ -40,8 +40,8 @@ for d in sys.argv[1:]:
         sms = sum(1 for a in tc.get("sm_active_cycles", []) if a) or 1
         alu = sum(t.get("thread_inst_by_class", {}).get(c, 0) for c in ("int", "imul", "fp", "sfu"))
         loc = t.get("local_load_bytes", 0) + t.get("local_store_bytes", 0)
-        # Targets without per-instruction classes (the gpu target: no retire stream) count no
-        # branches, classes or local bytes: "-" rather than a misleading 0.
+        # Targets without per-instruction classes (the board target: no retire stream, no
+        # execution counters) count no branches, classes or local bytes: "-", not a misleading 0.
         classes = sum(t.get("thread_inst_by_class", {}).values()) > 0
         print("%-8s %8d %7d %12d %8s %9s %6.1f %12s %6s %6s" % (
             name, t["kernels"], t["ctas"], t["inst_executed"],
@@ -67,4 +67,28 @@ for d in sys.argv[1:]:
                 name, kn, k["n"], k.get("regs", "?"), k.get("shared_bytes", "?"), k.get("local_bytes", "?"),
                 k.get("ctas_per_sm", "?"), k.get("warps_per_sm", "?"), k.get("occupancy_limit", "?"),
                 k["insts"], ("%.1f" % (100.0 * k["dbr"] / k["br"]) if k["br"] else "0.0") if k["cls"] else "-"))
+# The execution counts depend on the program only, not on the target's timing or SM count:
+# the first directory's (sim: retire stream) and every other's (gpu: the SMs' execution
+# counters, docs/gpu.md CNT_READ page 1) must agree.
+KEYS = ("inst_executed", "thread_inst_executed", "branch", "divergent_branch", "local_load_bytes",
+        "local_store_bytes")
+if len(sys.argv) > 2:
+    base = {os.path.basename(f)[:-5]: json.load(open(f))["totals"]
+            for f in glob.glob(os.path.join(sys.argv[1], "*.json"))}
+    for d in sys.argv[2:]:
+        same, diff = 0, []
+        for f in sorted(glob.glob(os.path.join(d, "*.json"))):
+            name = os.path.basename(f)[:-5]
+            if name not in base:
+                continue
+            t, b = json.load(open(f))["totals"], base[name]
+            bad = [k for k in KEYS if t.get(k) != b.get(k)]
+            if t.get("thread_inst_by_class") != b.get("thread_inst_by_class"):
+                bad.append("thread_inst_by_class")
+            if bad:
+                diff.append("%s (%s)" % (name, ", ".join(bad)))
+            else:
+                same += 1
+        print("\nexecution counts of %s vs %s: %d programs equal%s" % (d, sys.argv[1], same,
+              "; differ: " + "; ".join(diff) if diff else ""))
 PY

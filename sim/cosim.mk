@@ -18,3 +18,23 @@ $(COSIM): $(BUILD)/obj/host/tools/wg_cosim.o $(LIB) $(RTL_LIBS)
 cosim: $(COSIM)
 	$(COSIM) --seeds $(SEEDS) --seed0 $(SEED0) --target $(COSIM_TARGET) --keep $(BUILD)/cosim-fail \
 		$(foreach o,$(COSIM_OPTS),--option $(o))
+
+# Warp issue control and thread compaction (docs/power-gating.md section 3) on the RTL: the seven
+# kernel programs on the sim target (lockstep with the golden model, plus each program's own
+# result check) and co-simulation seeds, with issue control on (slices of 100 cycles, and of 7:
+# a state change every few instructions), compaction on, and both. Not part of make test
+# (about 10 minutes); make pg-test PG_SEEDS=N for more seeds.
+PG_SEEDS ?= 20
+PG_POLICIES := pg_issue_ctrl=1 pg_issue_ctrl=1,pg_slice_cycles=7 pg_compaction=1 \
+               pg_issue_ctrl=1,pg_compaction=1,pg_slice_cycles=7
+.PHONY: pg-test
+pg-test: $(COSIM) $(KERNEL_BINS)
+	@set -e; for p in $(PG_POLICIES); do \
+		opts=$$(echo $$p | tr ',' ' ' | sed 's/[^ ]*/--option &/g'); \
+		for k in $(KERNEL_BINS); do \
+			echo "pg-test: $$(basename $$k) on sim, $$p"; \
+			$$k --target sim --size small $$opts >$(BUILD)/pg-test.log 2>&1 || { tail -20 $(BUILD)/pg-test.log; exit 1; }; \
+		done; \
+		echo "pg-test: cosim $(PG_SEEDS) seeds on sim, $$p"; \
+		$(COSIM) --seeds $(PG_SEEDS) --seed0 1 --target sim --keep $(BUILD)/cosim-fail $$opts; \
+	done; echo "pg-test: passed"

@@ -23,7 +23,7 @@ FP32_ARGS ?=
 FP32_GATE_ARGS ?= --count=20000
 
 # The reference is its own C translation unit without FP contraction (docs/fp32.md).
-FP32_REF_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math \
+FP32_REF_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math -frounding-math \
                    -DFP32_REF_IMPLEMENTATION
 FP32_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
                -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -march=native -ffp-contract=off -I$(abspath sim)" \

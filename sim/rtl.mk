@@ -83,6 +83,17 @@ $(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg
 $(eval $(call rtl_test,test_pg_ctrl,wg_pg_ctrl,rtl/wg_pg_ctrl.sv,tests/rtl/test_pg_ctrl.cpp,\
 	-GNUM_SIMD=2 -GSIMD_WIDTH=4))
 
+# Warp issue control (docs/power-gating.md section 3.2): 2 units of 16 lanes.
+$(eval $(call rtl_test,test_pg_issue_ctrl,wg_pg_issue_ctrl,rtl/wg_pg_issue_ctrl.sv,tests/rtl/test_pg_issue_ctrl.cpp,\
+	-GNUM_SIMD=2 -GSIMD_WIDTH=16))
+
+# Thread compaction (docs/power-gating.md section 3.3): the 16-lane unit (lanes in use 16, 8),
+# and a 4-lane FPGA unit (4, 2).
+$(eval $(call rtl_test,test_compact,tb_compact,rtl/wg_compact.sv tests/rtl/tb_compact.sv,\
+	tests/rtl/test_compact.cpp,-GLANES=16 -CFLAGS -DCMP_LANES=16))
+$(eval $(call rtl_test,test_compact_w4,tb_compact,rtl/wg_compact.sv tests/rtl/tb_compact.sv,\
+	tests/rtl/test_compact.cpp,-GLANES=4 -CFLAGS -DCMP_LANES=4))
+
 # Register file: the GTX480 size; a scaled FPGA size (4 warps, 4 lanes per row: 8 parts);
 # dual-ported banks (WR_BLOCKS_RD=0) with 2 banks and 8 lanes per row (4 parts).
 RTL_RF_SRCS := rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv
@@ -144,6 +155,7 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
 	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
+	@$(RTL_LINT) rtl/wg_compact.sv --top-module wg_compact -GLANES=1 -GNROWS=1
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
 	@echo "rtl: lint clean at all parameter sets"

@@ -525,8 +525,15 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 		"l1_writebacks",        "l1_mshr_merges",           "ldc_requests",
 		"mem_requests",         "mem_read_bytes",           "mem_write_bytes"
 	};
+	// cnt_exec_o, counter i in bits [32*i +: 32] (wg_sm_pkg::EC_*; docs/sm-pipeline.md)
+	static const char *const exec_names[16] = {
+		"branches",            "divergent_branches",  "local_load_bytes",   "local_store_bytes",
+		"threads_int",         "threads_imul",        "threads_fp",         "threads_sfu",
+		"threads_ldst_global", "threads_ldst_shared", "threads_ldst_local", "threads_ldst_param",
+		"threads_atomic",      "threads_branch",      "threads_barrier",    "threads_control"
+	};
 	const Vwg_sm *t = s->top;
-	wgsim_counter all[64];
+	wgsim_counter all[80];
 	int n = 0;
 	all[n++] = { "cycles", t->cnt_cycles_o };
 	all[n++] = { "active_cycles", t->cnt_active_o };
@@ -541,6 +548,21 @@ int wgsim_counters(const struct wgsim *s, struct wgsim_counter *out, int max)
 	all[n++] = { "rf_write_port_waits", t->cnt_wr_conf_o };
 	for (int i = 0; i < 27; i++)
 		all[n++] = { mem_names[i], (uint64_t)t->cnt_mem_o.data()[i] };
+	for (int i = 0; i < 16; i++)
+		all[n++] = { exec_names[i], (uint64_t)t->cnt_exec_o.data()[i] };
+	// Warp issue control (docs/power-gating.md section 3): cycles in S1..S4 (48 bits each
+	// in cnt_pg_state_o) and state changes.
+	static const char *const pg_names[4] = { "pg_state_cycles_s1", "pg_state_cycles_s2", "pg_state_cycles_s3",
+		                                 "pg_state_cycles_s4" };
+	for (int i = 0; i < 4; i++) {
+		uint64_t v = 0;
+		for (int b = 0; b < 48; b++) {
+			int bit = i * 48 + b;
+			v |= (uint64_t)(t->cnt_pg_state_o.data()[bit / 32] >> (bit % 32) & 1) << b;
+		}
+		all[n++] = { pg_names[i], v };
+	}
+	all[n++] = { "pg_state_changes", (uint64_t)t->cnt_pg_changes_o };
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = all[i];
 	return n;

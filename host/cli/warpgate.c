@@ -4,12 +4,15 @@
  *   warpgate disasm IN.wgk [-o OUT.s]
  *   warpgate ptx IN.ptx [-o OUT.s | --wgk OUT.wgk]
  *   warpgate run KERNEL_FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg V]... ...
+ *   warpgate experiment simd|cta|bet [--kernels LIST] [--size S] [--target T] [--out DIR] ...
  *   warpgate config [--config FILE]
  *   warpgate targets | version | help
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +21,13 @@
 #include "config.h"
 #include "device.h"
 #include "disasm.h"
+#include "experiment.h"
 #include "image.h"
 #include "ptx.h"
 #include "target.h"
 #include "warpgate.h"
+
+#include <unistd.h>
 
 static const char *prog = "warpgate";
 
@@ -606,6 +612,122 @@ out:
 	return status;
 }
 
+/* ----------------------------------------------------------- experiment */
+
+static void experiment_help(void)
+{
+	puts("usage: warpgate experiment simd|cta|bet [options]\n"
+	     "\n"
+	     "Run the kernel programs under the power-gating policies of an experiment, read\n"
+	     "their statistics (--json) back and write a CSV file, gnuplot scripts and PNG plots\n"
+	     "(docs/experiments.md):\n"
+	     "  simd  gating off, normal, issue, comp, mix (--pg): saved lane-cycles, slowdown\n"
+	     "  cta   rr, consolidate, congestion (--cta-policy): active core-cycles, slowdown\n"
+	     "  bet   one run per kernel (--pg normal): net saved lane-cycles against BET\n"
+	     "\n"
+	     "  -k, --kernels LIST      comma-separated programs (vecadd,cuda/bfs); default: every\n"
+	     "                          program in PROGRAMS/kernels and PROGRAMS/cuda\n"
+	     "  -s, --size SIZE         small or default (default: default)\n"
+	     "  -t, --target NAME       gpu (default) or sim\n"
+	     "  -o, --out DIR           output directory (default: experiments/KIND)\n"
+	     "  -j, --jobs N            runs at once (default 1)\n"
+	     "  -b, --bet N             --bet N for every run (simd, bet; default: the configuration's)\n"
+	     "  -c, --config FILE       GPU configuration for every run\n"
+	     "      --option KEY=VALUE  a target option for every run (repeatable)\n"
+	     "      --programs DIR      where kernels/ and cuda/ are (default: this program's directory)\n"
+	     "      --gnuplot PROG      the gnuplot to run (default: gnuplot)\n"
+	     "      --no-plots          write the plot scripts, do not draw them\n"
+	     "  -h, --help              this text\n"
+	     "\n"
+	     "A failed run is reported with its program, policy and message; the others go on.\n"
+	     "Exit code: 0 every run passed, 1 a run failed or a file could not be written, 2 bad usage.");
+}
+
+static int cmd_experiment(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kernels", required_argument, NULL, 'k' }, { "size", required_argument, NULL, 's' },
+		{ "target", required_argument, NULL, 't' },  { "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },    { "bet", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'c' },  { "option", required_argument, NULL, 'O' },
+		{ "programs", required_argument, NULL, 'P' }, { "gnuplot", required_argument, NULL, 'G' },
+		{ "no-plots", no_argument, NULL, 'N' },      { "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct wg_exp_opts o = { .size = "default", .target = "gpu", .jobs = 1, .gnuplot = "gnuplot" };
+	static char exe_dir[PATH_MAX], out_dir[PATH_MAX];
+	struct wg_exp *e;
+	unsigned long v;
+	char *end;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "k:s:t:o:j:b:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': o.kernels = optarg; break;
+		case 's': o.size = optarg; break;
+		case 't': o.target = optarg; break;
+		case 'o': o.out_dir = optarg; break;
+		case 'j':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 64)
+				die_usage("experiment", "--jobs expects a number 1..64");
+			o.jobs = (unsigned)v;
+			break;
+		case 'b':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 100000)
+				die_usage("experiment", "--bet expects cycles 1..100000");
+			o.bet = (uint32_t)v;
+			break;
+		case 'c': o.config = optarg; break;
+		case 'O':
+			if (o.noptions == WG_EXP_MAX_OPTIONS || !strchr(optarg, '='))
+				die_usage("experiment", "--option expects KEY=VALUE (at most 32)");
+			o.options[o.noptions++] = optarg;
+			break;
+		case 'P': o.prog_dir = optarg; break;
+		case 'G': o.gnuplot = optarg; break;
+		case 'N': o.gnuplot = NULL; break;
+		case 'h': experiment_help(); return 0;
+		default: die_usage("experiment", "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		die_usage("experiment", "expected exactly one experiment: simd, cta or bet");
+	if (wg_exp_kind_parse(argv[optind], &o.kind))
+		die_usage("experiment", "unknown experiment; expected simd, cta or bet");
+	if (!o.prog_dir) {
+		ssize_t n = readlink("/proc/self/exe", exe_dir, sizeof(exe_dir) - 1);
+
+		if (n <= 0) {
+			fprintf(stderr, "%s experiment: cannot find this program's directory; give --programs DIR\n", prog);
+			return 2;
+		}
+		exe_dir[n] = '\0';
+		o.prog_dir = dirname(exe_dir);
+	}
+	if (!o.out_dir) {
+		snprintf(out_dir, sizeof(out_dir), "experiments/%s", wg_exp_kind_name(o.kind));
+		o.out_dir = out_dir;
+	}
+	e = malloc(sizeof(*e));
+	if (!e) {
+		fprintf(stderr, "%s experiment: out of host memory\n", prog);
+		return 2;
+	}
+	rc = wg_exp_init(e, &o);
+	if (rc) {
+		fprintf(stderr, "%s experiment: %s\n", prog, e->err);
+		free(e);
+		return 2;
+	}
+	rc = wg_exp_run(e, stdout);
+	free(e);
+	return rc ? 1 : 0;
+}
+
 /* --------------------------------------------------------------- config */
 
 static int cmd_config(int argc, char **argv)
@@ -645,6 +767,7 @@ static void main_help(void)
 	     "  disasm    print a .wgk kernel image as assembly\n"
 	     "  ptx       translate PTX (nvcc -ptx) into warpgate assembly\n"
 	     "  run       run a kernel on a target and report statistics\n"
+	     "  experiment  run the kernel programs under power-gating policies: CSV, table, plots\n"
 	     "  config    print the effective GPU configuration\n"
 	     "  targets   list the targets of this build\n"
 	     "  version   print the version\n"
@@ -672,6 +795,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "config"))
 		return cmd_config(argc, argv);
+	if (!strcmp(cmd, "experiment"))
+		return cmd_experiment(argc, argv);
 	if (!strcmp(cmd, "targets")) {
 		for (const struct wg_target_ops *const *t = wg_targets; *t; t++)
 			printf("%-8s %s\n", (*t)->name, (*t)->description);

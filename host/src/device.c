@@ -21,7 +21,7 @@
 #include "warpgate.h"
 
 const struct wg_target_ops *const wg_targets[] = { &wg_target_func, &wg_target_sim, &wg_target_gpu, &wg_target_board,
-                                                   NULL };
+                                                   &wg_target_usb, NULL };
 
 struct wg_module {
 	struct wg_device *dev;

@@ -354,13 +354,15 @@ int wg_pg_regs(const struct wg_config *c, uint32_t regs[WG_PG_NREGS], char *err,
 		rc = wg_config_parse_pct3(c->pg_up_pct, up, err, errlen);
 	if (rc)
 		return rc;
-	regs[0] = (c->pg_lane ? 1u : 0) | (c->pg_unit ? 2u : 0) | (c->pg_core ? 4u : 0) | (c->pg_blackout ? 8u : 0) |
-	          (c->pg_issue_ctrl ? 16u : 0) | (c->pg_compaction ? 32u : 0);
-	regs[1] = bet;
-	regs[2] = c->idle_detect_cycles;
-	regs[3] = c->wakeup_cycles;
-	regs[4] = c->pg_slice_cycles;
-	regs[5] = down[0] | down[1] << 8 | down[2] << 16;
-	regs[6] = up[0] | up[1] << 8 | up[2] << 16;
+	/* kernel registers 17.. (rtl/wg_sm_pkg.sv): PG_ISSUE, PG_SLICE, PG_DOWN, PG_UP, PG_CTRL, PG_BET,
+	 * PG_IDLE, PG_WAKE; a write of PG_ISSUE restarts the issue control in S1, so write it last */
+	regs[0] = (c->pg_issue_ctrl ? 1u : 0) | (c->pg_compaction ? 2u : 0);
+	regs[1] = c->pg_slice_cycles;
+	regs[2] = down[0] | down[1] << 8 | down[2] << 16;
+	regs[3] = up[0] | up[1] << 8 | up[2] << 16;
+	regs[4] = (c->pg_lane ? 1u : 0) | (c->pg_unit ? 2u : 0) | (c->pg_core ? 4u : 0) | (c->pg_blackout ? 8u : 0);
+	regs[5] = bet;
+	regs[6] = c->idle_detect_cycles;
+	regs[7] = c->wakeup_cycles;
 	return 0;
 }

@@ -123,14 +123,16 @@ int wg_power_to_json_sms(const struct wg_pg_counts *total, const struct wg_pg_co
                          const struct wg_energy_params *p, struct wg_json *j);
 
 /*
- * The SM's power-gating kernel registers CFG_PG_CTRL .. CFG_PG_UP (docs/sm.md section 2.1,
- * docs/power-gating.md section 5) from a configuration: regs[0] = PG_CTRL (bit 0 pg_lane,
- * 1 pg_unit, 2 pg_core, 3 pg_blackout, 4 pg_issue_ctrl, 5 pg_compaction), then BET (the
- * energy model's, section 6.2), idle_detect_cycles, wakeup_cycles, pg_slice_cycles,
- * pg_down_pct and pg_up_pct (three percentages in bytes 0..2). Errors name the key.
+ * The SM's power-gating kernel registers 17..24 (rtl/wg_sm_pkg.sv, docs/sm.md section 2.1,
+ * docs/power-gating.md section 5) from a configuration: regs[0] = PG_ISSUE (bit 0
+ * pg_issue_ctrl, 1 pg_compaction; its write restarts the issue control, so it is written
+ * last), PG_SLICE (pg_slice_cycles), PG_DOWN and PG_UP (pg_down_pct, pg_up_pct: three
+ * percentages in bytes 0..2), PG_CTRL (bit 0 pg_lane, 1 pg_unit, 2 pg_core, 3 pg_blackout),
+ * PG_BET (the energy model's BET, section 6.2), PG_IDLE (idle_detect_cycles), PG_WAKE
+ * (wakeup_cycles). Errors name the key.
  */
 #define WG_PG_REG_FIRST 17
-#define WG_PG_NREGS 7
+#define WG_PG_NREGS 8
 int wg_pg_regs(const struct wg_config *c, uint32_t regs[WG_PG_NREGS], char *err, size_t errlen);
 
 #endif

@@ -49,7 +49,7 @@ enum kind {
 	K_MOV, K_IADD, K_ISUB, K_IMUL, K_IMULHS, K_IMULHU, K_IMAD, K_IMADHS, K_IMADHU,
 	K_IMINS, K_IMINU, K_IMAXS, K_IMAXU, K_IABS, K_AND, K_OR, K_XOR, K_NOT,
 	K_SHL, K_SHRU, K_SHRS, K_POPC, K_CLZ, K_BREV, K_SEL, K_ISETP, K_ISETPU, K_PLOP,
-	K_FADD, K_FSUB, K_FMUL, K_FFMA, K_FMIN, K_FMAX, K_FSETP, K_I2FS, K_I2FU, K_F2I, K_FRND,
+	K_FADD, K_FSUB, K_FMUL, K_FFMA, K_FARITH, K_FMIN, K_FMAX, K_FSETP, K_I2FS, K_I2FU, K_F2I, K_FRND,
 	K_MUFU, K_FDIV, K_FSQRT, K_IDIVS, K_IDIVU, K_IREMS, K_IREMU,
 	K_S2R, K_LD, K_ST, K_ATOM,
 	K_BRA, K_BAR, K_EXIT, K_ILLEGAL,
@@ -254,6 +254,49 @@ HOT float round_mode(float x, unsigned mode)
 	}
 }
 
+/* FTZ operand: a subnormal becomes the zero of its sign. */
+HOT uint32_t ftz_bits(uint32_t u)
+{
+	return (u & 0x7F800000u) ? u : (u & 0x80000000u);
+}
+
+/*
+ * FADD/FSUB/FMUL/FFMA with a rounding mode or FTZ (docs/isa.md section 7):
+ * sub = (op - FADD) << 3 | rounding | ftz << 2. The host's FPU rounds in the
+ * mode for the whole warp; the volatile operands keep the arithmetic between
+ * the two fesetround calls. FTZ flushes the operands, then a subnormal result.
+ */
+static __attribute__((noinline)) void farith_lanes(unsigned sub, const uint32_t *A, const uint32_t *B,
+                                                   const uint32_t *C, uint32_t *t)
+{
+	static const int fe_mode[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+	unsigned op = sub >> 3, ftz = sub & 4;
+	volatile float va, vb, vc, vr;
+
+	fesetround(fe_mode[sub & 3]);
+	for (unsigned l = 0; l < LANES; l++) {
+		uint32_t a = A[l], b = B[l], c = C[l], r;
+
+		if (ftz) {
+			a = ftz_bits(a);
+			b = ftz_bits(b);
+			c = ftz_bits(c);
+		}
+		va = u2f(a);
+		vb = u2f(b);
+		vc = u2f(c);
+		switch (op) {
+		case 0: vr = va + vb; break;
+		case 1: vr = va - vb; break;
+		case 2: vr = va * vb; break;
+		default: vr = fmaf(va, vb, vc); break;
+		}
+		r = fres(vr);
+		t[l] = ftz ? ftz_bits(r) : r;
+	}
+	fesetround(FE_TONEAREST);
+}
+
 /* F2I: mod = unsigned | rounding << 1. */
 HOT uint32_t f2i(uint32_t u, unsigned mod)
 {
@@ -385,6 +428,13 @@ static int decode_kind(const struct wg_insn *in, struct dinsn *d)
 	case WG_OP_FSETP: d->kind = K_FSETP; return 0;
 	case WG_OP_F2I: d->kind = K_F2I; return 0;
 	case WG_OP_FRND: d->kind = K_FRND; return 0;
+	case WG_OP_FADD: case WG_OP_FSUB: case WG_OP_FMUL: case WG_OP_FFMA:
+		if (in->mod) { /* a directed rounding or FTZ: the slow path */
+			d->kind = K_FARITH;
+			d->sub = (uint8_t)((in->op - WG_OP_FADD) << 3 | in->mod);
+			return 0;
+		}
+		break;
 	case WG_OP_MUFU: d->kind = K_MUFU; return 0;
 	case WG_OP_LDG: case WG_OP_LDGCG: case WG_OP_LDS: case WG_OP_LDL: case WG_OP_LDC:
 		d->kind = K_LD;
@@ -1496,6 +1546,13 @@ HOT int exec_one(struct run *R, struct warp *w, const int ls)
 	case K_FSUB: ALU(fres(u2f(x) - u2f(y))); break;
 	case K_FMUL: ALU(fres(u2f(x) * u2f(y))); break;
 	case K_FFMA: ALU(fres(fmaf(u2f(x), u2f(y), u2f(z)))); break;
+	case K_FARITH: {
+		uint32_t t[LANES] __attribute__((aligned(64)));
+
+		farith_lanes(d->sub, w->r[d->ra], d->bimm ? d->bimm : w->r[d->rb], w->r[d->rc], t);
+		wb(w->r[d->rd], t, exec);
+		break;
+	}
 	case K_FMIN: ALU(fmin_bits(x, y)); break;
 	case K_FMAX: ALU(fmax_bits(x, y)); break;
 	case K_FSETP: pwb(w, d->rd, fsetp(w, d), exec); break;

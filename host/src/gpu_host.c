@@ -48,6 +48,12 @@
 #define CW_CLASS 8
 #define CW_STALL 20
 #define CW_MEM 25
+/* Page 1 (CNT_READ addr 1): wg_sm_pkg::EC_* */
+#define EC_BRANCH 0
+#define EC_DIV_BRANCH 1
+#define EC_LOCAL_LD_BYTES 2
+#define EC_LOCAL_ST_BYTES 3
+#define EC_CLASS_THREAD 4
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -866,8 +872,8 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 	for (uint32_t i = 0; i < 17 && !rc; i++)
 		rc = cmd_simple(R, WGGPU_CFG, 1, 0, i, &cfg[i], 4);
 	/* power-gating controls (docs/power-gating.md section 5): kernel registers 17..23 */
-	for (uint32_t i = 0; i < WG_PG_NREGS && !rc; i++)
-		rc = cmd_simple(R, WGGPU_CFG, 1, 0, WG_PG_REG_FIRST + i, &pg[i], 4);
+	for (uint32_t i = 1; i <= WG_PG_NREGS && !rc; i++) /* register 0 (PG_ISSUE) last */
+		rc = cmd_simple(R, WGGPU_CFG, 1, 0, WG_PG_REG_FIRST + i % WG_PG_NREGS, &pg[i % WG_PG_NREGS], 4);
 	for (uint32_t pc = 0; pc < k->ninsns && !rc; pc++)
 		rc = cmd_simple(R, WGGPU_IMEM, 1, 0, pc, &k->code[pc], 8);
 	for (uint32_t w = 0; w < (k->param_bytes + 3) / 4 && !rc; w++) {
@@ -879,8 +885,8 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 	return rc;
 }
 
-/* The counter snapshot of SM sm (the GPU stands at its grant). */
-static int sm_counters(struct run *R, uint32_t sm, uint32_t cnt[WGGPU_CNT_WORDS])
+/* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
 {
 	const struct wg_gpu_port_ops *ops = R->E->ops;
 	struct wggpu_cmd c;
@@ -890,6 +896,7 @@ static int sm_counters(struct run *R, uint32_t sm, uint32_t cnt[WGGPU_CNT_WORDS]
 	memset(&c, 0, sizeof(c));
 	c.op = WGGPU_CNT_READ;
 	c.sm = (uint8_t)sm;
+	c.addr = page;
 	rc = push_cmd(R, &c);
 	for (int spin = 0; !rc && !got && spin < 100000; spin++) {
 		rc = ops->run(R->E->ctx, 4);
@@ -925,7 +932,7 @@ static int sample_and_release(struct run *R)
 	for (uint32_t s = 0; s < R->nsms && !rc && wg_dispatch_wants_sample(R->disp); s++) {
 		struct wg_dispatch_sample smp;
 
-		rc = sm_counters(R, s, cnt);
+		rc = sm_counters(R, s, 0, cnt);
 		if (rc)
 			break;
 		memset(&smp, 0, sizeof(smp));
@@ -947,7 +954,7 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 	uint32_t cnt[WGGPU_CNT_WORDS];
 
 	for (uint32_t s = 0; s < R->nsms; s++) {
-		int rc = sm_counters(R, s, cnt);
+		int rc = sm_counters(R, s, 0, cnt);
 
 		if (rc)
 			return rc;
@@ -962,6 +969,18 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 		tot->warp_insts += W64(cnt, CW_WINST);
 		for (int k = CW_CLASS; k < WGGPU_CNT_WORDS; k++)
 			tot->cnt[k] += cnt[k];
+		if (!R->E->ops->exec_counters)
+			continue;
+		/* page 1: the execution counters, which the sim target takes from its retire stream */
+		rc = sm_counters(R, s, 1, cnt);
+		if (rc)
+			return rc;
+		st->branches += cnt[EC_BRANCH];
+		st->divergent_branches += cnt[EC_DIV_BRANCH];
+		st->local_ld_bytes += cnt[EC_LOCAL_LD_BYTES];
+		st->local_st_bytes += cnt[EC_LOCAL_ST_BYTES];
+		for (int k = 0; k < WG_CLASS_COUNT && k < 12; k++)
+			st->class_thread[k] += cnt[EC_CLASS_THREAD + k];
 	}
 	return 0;
 }

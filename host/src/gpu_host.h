@@ -30,6 +30,7 @@ struct wg_gpu_port_ops {
 	int (*run)(void *ctx, uint64_t link_cycles);          /* move the link on: 0 or WG_E* */
 	int (*pop)(void *ctx, struct wggpu_ev *e);            /* 1 an event, 0 none, or WG_E* */
 	uint64_t (*link_cycles)(void *ctx);                   /* link cycles so far (statistics) */
+	int exec_counters; /* CNT_READ addr 1 gives the execution counters (docs/gpu.md 4.2); the link cannot ask */
 };
 
 /* Target options (wg_set_option / --option KEY=VALUE), docs/gpu-target.md. */

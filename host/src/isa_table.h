@@ -37,6 +37,14 @@
 	X(mn ".LT" sfx, op, 2, SETP, cls) X(mn ".LE" sfx, op, 3, SETP, cls)         \
 	X(mn ".GT" sfx, op, 4, SETP, cls) X(mn ".GE" sfx, op, 5, SETP, cls)
 
+/* FP32 arithmetic: mod = rounding | ftz << 2; rounding 0 RN (no suffix), 1 RZ,
+ * 2 RM, 3 RP; FTZ flushes subnormal operands and results to signed zeros. */
+#define WG_FP_RND(X, mn, op, fmt)                                               \
+	X(mn, op, 0, fmt, FP) X(mn ".RZ", op, 1, fmt, FP)                           \
+	X(mn ".RM", op, 2, fmt, FP) X(mn ".RP", op, 3, fmt, FP)                     \
+	X(mn ".FTZ", op, 4, fmt, FP) X(mn ".RZ.FTZ", op, 5, fmt, FP)                \
+	X(mn ".RM.FTZ", op, 6, fmt, FP) X(mn ".RP.FTZ", op, 7, fmt, FP)
+
 #define WG_ISA_TABLE(X)                                                         \
 	X("NOP", WG_OP_NOP, 0, N, CONTROL)                                          \
 	X("MOV", WG_OP_MOV, 0, RB, INT)                                             \
@@ -69,10 +77,10 @@
 	X("PLOP.AND", WG_OP_PLOP, 0, PLOP, INT)                                     \
 	X("PLOP.OR", WG_OP_PLOP, 1, PLOP, INT)                                      \
 	X("PLOP.XOR", WG_OP_PLOP, 2, PLOP, INT)                                     \
-	X("FADD", WG_OP_FADD, 0, RAB, FP)                                           \
-	X("FSUB", WG_OP_FSUB, 0, RAB, FP)                                           \
-	X("FMUL", WG_OP_FMUL, 0, RAB, FP)                                           \
-	X("FFMA", WG_OP_FFMA, 0, RABC, FP)                                          \
+	WG_FP_RND(X, "FADD", WG_OP_FADD, RAB)                                       \
+	WG_FP_RND(X, "FSUB", WG_OP_FSUB, RAB)                                       \
+	WG_FP_RND(X, "FMUL", WG_OP_FMUL, RAB)                                       \
+	WG_FP_RND(X, "FFMA", WG_OP_FFMA, RABC)                                      \
 	X("FMIN", WG_OP_FMIN, 0, RAB, FP)                                           \
 	X("FMAX", WG_OP_FMAX, 0, RAB, FP)                                           \
 	WG_SETP_CC(X, "FSETP", "", WG_OP_FSETP, FP)                                 \

@@ -592,6 +592,15 @@ static int take(struct mods *md, const char *w)
 	return 0;
 }
 
+/* Whether modifier w is present (not taken). */
+static int has(const struct mods *md, const char *w)
+{
+	for (int i = 0; i < md->n; i++)
+		if (!strcmp(md->part[i], w))
+			return 1;
+	return 0;
+}
+
 /* Take a type modifier; returns its bits (0 pred) and kind letter, or -1. */
 static int take_type(struct mods *md, char *kind)
 {
@@ -630,6 +639,37 @@ static int fp_mods(struct xctx *x, struct mods *md, int allow_ftz, int *sat)
 		if (!md->used[i] && (!strcmp(md->part[i], "rz") || !strcmp(md->part[i], "rm") ||
 				     !strcmp(md->part[i], "rp")))
 			return xerr(x, "unsupported rounding '.%s' in '%s' (only .rn)", md->part[i], x->st->op);
+	return 0;
+}
+
+/*
+ * The exact FP32 operations add, sub, mul, fma, mad: the ISA has every PTX rounding
+ * (.rn default, .rz, .rm, .rp) and .ftz (docs/isa.md section 7). *op becomes base
+ * with the ISA's suffixes ("FFMA.RM", "FADD.RZ.FTZ"); .sat is reported.
+ */
+static int fp_exact_mods(struct xctx *x, struct mods *md, const char *base, const char **op, int *sat)
+{
+	static const char *const names[4][8] = {
+		{ "FADD", "FADD.RZ", "FADD.RM", "FADD.RP", "FADD.FTZ", "FADD.RZ.FTZ", "FADD.RM.FTZ", "FADD.RP.FTZ" },
+		{ "FSUB", "FSUB.RZ", "FSUB.RM", "FSUB.RP", "FSUB.FTZ", "FSUB.RZ.FTZ", "FSUB.RM.FTZ", "FSUB.RP.FTZ" },
+		{ "FMUL", "FMUL.RZ", "FMUL.RM", "FMUL.RP", "FMUL.FTZ", "FMUL.RZ.FTZ", "FMUL.RM.FTZ", "FMUL.RP.FTZ" },
+		{ "FFMA", "FFMA.RZ", "FFMA.RM", "FFMA.RP", "FFMA.FTZ", "FFMA.RZ.FTZ", "FFMA.RM.FTZ", "FFMA.RP.FTZ" },
+	};
+	static const char *const rnd[4] = { "rn", "rz", "rm", "rp" };
+	int b = !strcmp(base, "FADD") ? 0 : !strcmp(base, "FSUB") ? 1 : !strcmp(base, "FMUL") ? 2 : 3;
+	unsigned mode = 0, n = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		if (take(md, rnd[i])) {
+			mode = i;
+			n++;
+		}
+	if (n > 1)
+		return xerr(x, "more than one rounding in '%s'", x->st->op);
+	if (take(md, "ftz"))
+		mode |= 4;
+	*sat = take(md, "sat");
+	*op = names[b][mode];
 	return 0;
 }
 
@@ -706,19 +746,22 @@ static int lower_arith(struct xctx *x, const char *base, struct mods *md)
 		if (kind == 'f') {
 			if (bits != 32)
 				return xerr(x, "unsupported type in '%s' (FP32 only)", s->op);
-			if (fp_mods(x, md, 0, &sat) || check_mods(x, md) || need_ops(x, mad ? 4 : 3))
+			const char *fop;
+
+			if (fp_exact_mods(x, md, mad ? "FFMA" : "FMUL", &fop, &sat) || check_mods(x, md) ||
+			    need_ops(x, mad ? 4 : 3))
 				return WG_ESYNTAX;
 			d = dst(x, &s->ops[0]);
 			if (!mad) {
-				finish_f32(x, "FMUL", d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), sat);
+				finish_f32(x, fop, d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), sat);
 			} else if (!sat) {
-				e_rabc(x, 1, "FFMA", d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1),
+				e_rabc(x, 1, fop, d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1),
 				       src(x, &s->ops[3], 32, 1));
 			} else {
 				int32_t t = temp(x, WG_PX_GPR);
 				struct sv st = { t, 0, 0 }, zero = { -1, 0, 1 };
 
-				e_rabc(x, 0, "FFMA", t, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1),
+				e_rabc(x, 0, fop, t, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1),
 				       src(x, &s->ops[3], 32, 1));
 				finish_f32(x, "FADD", d, st, zero, 1);
 			}
@@ -749,21 +792,23 @@ static int lower_arith(struct xctx *x, const char *base, struct mods *md)
 		return x->failed ? WG_ESYNTAX : 0;
 	}
 	if (!strcmp(base, "fma")) {
+		const char *fop;
+
 		bits = take_type(md, &kind);
 		if (bits != 32 || kind != 'f')
 			return xerr(x, "unsupported type in '%s' (FP32 only)", s->op);
-		if (!take(md, "rn") && !md->n)
-			return xerr(x, "'%s' needs a rounding modifier (.rn)", s->op);
-		if (fp_mods(x, md, 0, &sat) || check_mods(x, md) || need_ops(x, 4))
+		if (!has(md, "rn") && !has(md, "rz") && !has(md, "rm") && !has(md, "rp"))
+			return xerr(x, "'%s' needs a rounding modifier (.rn .rz .rm .rp)", s->op);
+		if (fp_exact_mods(x, md, "FFMA", &fop, &sat) || check_mods(x, md) || need_ops(x, 4))
 			return WG_ESYNTAX;
 		d = dst(x, &s->ops[0]);
 		if (!sat) {
-			e_rabc(x, 1, "FFMA", d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), src(x, &s->ops[3], 32, 1));
+			e_rabc(x, 1, fop, d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), src(x, &s->ops[3], 32, 1));
 		} else {
 			int32_t t = temp(x, WG_PX_GPR);
 			struct sv st = { t, 0, 0 }, zero = { -1, 0, 1 };
 
-			e_rabc(x, 0, "FFMA", t, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), src(x, &s->ops[3], 32, 1));
+			e_rabc(x, 0, fop, t, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), src(x, &s->ops[3], 32, 1));
 			finish_f32(x, "FADD", d, st, zero, 1);
 		}
 		return x->failed ? WG_ESYNTAX : 0;
@@ -826,7 +871,7 @@ static int lower_arith(struct xctx *x, const char *base, struct mods *md)
 		}
 		if (!op)
 			return xerr(x, "unsupported instruction '%s'", s->op);
-		if (fp_mods(x, md, 0, &sat) || check_mods(x, md))
+		if (fp_exact_mods(x, md, op, &op, &sat) || check_mods(x, md))
 			return WG_ESYNTAX;
 		d = dst(x, &s->ops[0]);
 		finish_f32(x, op, d, src(x, &s->ops[1], 32, 1), src(x, &s->ops[2], 32, 1), sat);

@@ -1,6 +1,6 @@
 /*
  * The interface between libwarpgate's device layer and a target
- * (func, sim, gpu, board; usb to come). A target owns whatever it needs to
+ * (func, sim, gpu, board, usb). A target owns whatever it needs to
  * run launches; global memory belongs to the device and is passed in.
  */
 #ifndef WG_TARGET_H
@@ -31,6 +31,7 @@ extern const struct wg_target_ops wg_target_func; /* target_func.c */
 extern const struct wg_target_ops wg_target_sim;  /* target_sim.c */
 extern const struct wg_target_ops wg_target_gpu;  /* target_gpu.c */
 extern const struct wg_target_ops wg_target_board; /* target_board.c */
+extern const struct wg_target_ops wg_target_usb;   /* target_board.c, over usb.c */
 
 /* Registered targets, NULL-terminated. */
 extern const struct wg_target_ops *const wg_targets[];

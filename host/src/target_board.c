@@ -8,6 +8,10 @@
  *
  * The socket I/O (wg_board_sock) and the record conversions are shared with
  * the board program (host/tools/warpgate_board.c), target_board.h.
+ *
+ * The "usb" target (docs/usb.md) is the same host side over the other
+ * transport: the FX2LP bridge on USB (usb.h) instead of the socket, the board
+ * found (and its firmware loaded) instead of a process started.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,7 @@
 #include "log.h"
 #include "target.h"
 #include "target_board.h"
+#include "usb.h"
 #include "warpgate.h"
 
 #define RX_CHUNK 65536
@@ -478,6 +483,12 @@ struct board {
 	char trace_fst[1024];
 	uint32_t batch, max_payload, window, delay_us, rto_ms;
 	char board_link[4]; /* board_link: "c", "rtl", or "" (the board program's default, rtl) */
+	/* usb target: the transport and its options */
+	int usb;
+	struct wg_usb *usbdev;
+	char firmware[PATH_MAX];
+	uint32_t usb_transfers, usb_transfer_bytes, usb_timeout_ms;
+	struct wg_usb_stats usb_st;
 	/* the connection */
 	struct wg_board_sock *sock;
 	struct wg_link *link;
@@ -572,12 +583,18 @@ static void board_close(struct board *B)
 {
 	struct wg_link_stats st;
 
-	if (B->sock) {
+	if (B->sock || B->usbdev) {
 		wg_link_stats(B->link, &st);
 		stats_add(&B->past, &st);
+	}
+	if (B->sock)
 		wg_board_sock_destroy(B->sock); /* the board sees the end of the stream and exits */
+	if (B->usbdev) {
+		wg_usb_stats(B->usbdev, &B->usb_st);
+		wg_usb_close(B->usbdev);
 	}
 	B->sock = NULL;
+	B->usbdev = NULL;
 	B->link = NULL;
 	reap_child(B, NULL, 0);
 	B->qhead = B->qn = 0;
@@ -601,6 +618,8 @@ static int link_failure(struct board *B, int rc)
 		}
 	} else if (B->sock) {
 		snprintf(B->why, sizeof(B->why), "%s", wg_board_sock_why(B->sock));
+	} else if (B->usbdev) {
+		snprintf(B->why, sizeof(B->why), "%s", wg_usb_why(B->usbdev));
 	} else {
 		snprintf(B->why, sizeof(B->why), "not connected (%s)", wg_strerror(rc));
 	}
@@ -612,6 +631,10 @@ static int board_pump(struct board *B, int64_t wait_us)
 {
 	int rc;
 
+	if (B->usbdev) {
+		rc = wg_usb_pump(B->usbdev, wait_us);
+		return rc ? link_failure(B, rc) : 0;
+	}
 	if (!B->sock)
 		return link_failure(B, WG_ELINK);
 	rc = wg_board_sock_pump(B->sock, wait_us);
@@ -875,9 +898,6 @@ static int board_open(struct board *B, struct wg_err *err)
 	int fd = -1, rc;
 
 	B->why[0] = '\0';
-	rc = B->socket_path[0] ? connect_path(B, &fd, err) : spawn(B, &fd, err);
-	if (rc)
-		return rc;
 	memset(&p, 0, sizeof(p));
 	p.link.role = WGL_ROLE_HOST;
 	p.link.max_payload = B->max_payload;
@@ -887,14 +907,32 @@ static int board_open(struct board *B, struct wg_err *err)
 	p.link.on_rec = on_event;
 	p.link.arg = B;
 	p.delay_us = B->delay_us;
-	rc = wg_board_sock_create(&B->sock, fd, &p);
-	if (rc) {
-		close(fd);
-		reap_child(B, NULL, 0);
-		snprintf(err->msg, sizeof(err->msg), "board link: %s", wg_strerror(rc));
-		return rc;
+	if (B->usb) {
+		struct wg_usb_params up;
+
+		memset(&up, 0, sizeof(up));
+		up.link = p.link;
+		up.firmware = B->firmware[0] ? B->firmware : NULL;
+		up.transfers = B->usb_transfers;
+		up.transfer_bytes = B->usb_transfer_bytes;
+		up.timeout_ms = B->usb_timeout_ms;
+		rc = wg_usb_open(&B->usbdev, &up, err->msg, sizeof(err->msg));
+		if (rc)
+			return rc == WG_ENOMEM || rc == WG_EINVAL || rc == WG_ECONFIG ? rc : WG_ELINK;
+		B->link = wg_usb_link(B->usbdev);
+	} else {
+		rc = B->socket_path[0] ? connect_path(B, &fd, err) : spawn(B, &fd, err);
+		if (rc)
+			return rc;
+		rc = wg_board_sock_create(&B->sock, fd, &p);
+		if (rc) {
+			close(fd);
+			reap_child(B, NULL, 0);
+			snprintf(err->msg, sizeof(err->msg), "board link: %s", wg_strerror(rc));
+			return rc;
+		}
+		B->link = wg_board_sock_link(B->sock);
 	}
-	B->link = wg_board_sock_link(B->sock);
 	B->connections++;
 	t0 = wg_board_now_us();
 	while (!rc && !wg_link_up(B->link))
@@ -1003,7 +1041,32 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 	struct board *B = priv;
 	int rc = 0, reconnect = 1;
 
-	if (!strcmp(key, "socket")) {
+	if (B->usb && (!strcmp(key, "socket") || !strcmp(key, "board_exe") || !strcmp(key, "board_link") ||
+	               !strcmp(key, "link_delay_us") || !strcmp(key, "trace_fst"))) {
+		snprintf(err->msg, sizeof(err->msg), "option %s belongs to the board target's process, not to usb "
+		         "(usb takes firmware, usb_transfers, usb_transfer_bytes, usb_timeout_ms, batch, max_payload, "
+		         "window, rto_ms and the gpu target's options)", key);
+		return WG_ENOTSUP;
+	}
+	if (!B->usb && (!strcmp(key, "firmware") || !strncmp(key, "usb_", 4))) {
+		snprintf(err->msg, sizeof(err->msg), "option %s belongs to the usb target", key);
+		return WG_ENOTSUP;
+	}
+	if (!strcmp(key, "firmware")) {
+		if (value && strlen(value) >= sizeof(B->firmware)) {
+			snprintf(err->msg, sizeof(err->msg), "firmware path longer than %zu bytes", sizeof(B->firmware) - 1);
+			return WG_EINVAL;
+		}
+		snprintf(B->firmware, sizeof(B->firmware), "%s", value ? value : "");
+	} else if (!strcmp(key, "usb_transfers")) {
+		rc = parse_u32(value, 1, 64, &B->usb_transfers);
+	} else if (!strcmp(key, "usb_transfer_bytes")) {
+		rc = parse_u32(value, 512, 1u << 20, &B->usb_transfer_bytes);
+		if (!rc && B->usb_transfer_bytes % 512)
+			rc = WG_EINVAL;
+	} else if (!strcmp(key, "usb_timeout_ms")) {
+		rc = parse_u32(value, 1, 3600000, &B->usb_timeout_ms);
+	} else if (!strcmp(key, "socket")) {
 		if (value && strlen(value) >= sizeof(B->socket_path)) {
 			snprintf(err->msg, sizeof(err->msg), "socket path longer than %zu bytes",
 			         sizeof(B->socket_path) - 1);
@@ -1052,7 +1115,7 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 		snprintf(err->msg, sizeof(err->msg), "bad value '%s' for option %s", value ? value : "(null)", key);
 		return rc;
 	}
-	if (reconnect && B->sock)
+	if (reconnect && (B->sock || B->usbdev))
 		board_close(B); /* the next launch starts or reaches the board with the new setting */
 	return 0;
 }
@@ -1110,7 +1173,7 @@ static int board_launch(void *priv, const struct wg_launch *l, struct wg_stats *
 
 	(void)log;
 	err->msg[0] = '\0';
-	if (!B->sock)
+	if (!B->sock && !B->usbdev)
 		rc = board_open(B, err);
 	if (!rc && B->dirty)
 		rc = board_resync(B, err);
@@ -1129,7 +1192,8 @@ static int board_launch(void *priv, const struct wg_launch *l, struct wg_stats *
 	fesetround(old_round);
 	/* gpu_host counts this process's CPU time; the GPU runs in the board's: the speed is wall-clock here */
 	B->tot.host_seconds = hs0 + (double)(wg_board_now_us() - t0) / 1e6;
-	if (rc && (B->why[0] || !B->sock || wg_link_error(B->link) || wg_board_sock_eof(B->sock))) {
+	if (rc && (B->why[0] || (!B->sock && !B->usbdev) || wg_link_error(B->link) ||
+	           (B->sock && wg_board_sock_eof(B->sock)))) {
 		size_t n = strlen(err->msg);
 
 		link_failure(B, rc);
@@ -1160,11 +1224,14 @@ static void board_stats_json(void *priv, struct wg_json *j)
 		remote += s.remote_errors[i];
 	}
 	wg_json_begin_object(j, "link");
-	wg_json_str(j, "transport", B->socket_path[0] ? "unix socket" : "unix socketpair");
+	wg_json_str(j, "transport", B->usb ? "usb" : B->socket_path[0] ? "unix socket" : "unix socketpair");
 	wg_json_u64(j, "connections", B->connections);
 	wg_json_u64(j, "batch", B->batch);
-	wg_json_u64(j, "link_delay_us", B->delay_us);
-	wg_json_str(j, "board_link", B->socket_path[0] ? "started by hand" : B->board_link[0] ? B->board_link : "rtl");
+	if (!B->usb) {
+		wg_json_u64(j, "link_delay_us", B->delay_us);
+		wg_json_str(j, "board_link", B->socket_path[0] ? "started by hand" :
+		            B->board_link[0] ? B->board_link : "rtl");
+	}
 	wg_json_u64(j, "tx_frames", s.tx_frames);
 	wg_json_u64(j, "tx_bytes", s.tx_bytes);
 	wg_json_u64(j, "tx_records", s.tx_records);
@@ -1181,6 +1248,22 @@ static void board_stats_json(void *priv, struct wg_json *j)
 	wg_json_u64(j, "errors", errs);
 	wg_json_u64(j, "board_crc_errors", s.remote_errors[WGL_E_CRC]);
 	wg_json_u64(j, "board_errors", remote);
+	if (B->usb) {
+		struct wg_usb_stats u = B->usb_st;
+
+		if (B->usbdev)
+			wg_usb_stats(B->usbdev, &u);
+		wg_json_begin_object(j, "usb");
+		wg_json_u64(j, "bus", u.bus);
+		wg_json_u64(j, "address", u.address);
+		wg_json_u64(j, "firmware_loaded", u.firmware_loaded);
+		wg_json_u64(j, "out_transfers", u.out_transfers);
+		wg_json_u64(j, "in_transfers", u.in_transfers);
+		wg_json_u64(j, "out_bytes", u.out_bytes);
+		wg_json_u64(j, "in_bytes", u.in_bytes);
+		wg_json_double(j, "open_seconds", u.open_seconds);
+		wg_json_end_object(j);
+	}
 	wg_json_end_object(j);
 }
 
@@ -1189,6 +1272,26 @@ const struct wg_target_ops wg_target_board = {
 	.description = "the Verilated GPU in its own process (build/warpgate-board) over the framed link on a "
 	               "Unix socket",
 	.create = board_create,
+	.destroy = board_destroy,
+	.launch = board_launch,
+	.set_option = board_set_option,
+	.stats_json = board_stats_json,
+};
+
+static int usb_create(void **priv, struct wg_gmem *gmem, const struct wg_config *cfg, struct wg_err *err)
+{
+	int rc = board_create(priv, gmem, cfg, err);
+
+	if (!rc)
+		((struct board *)*priv)->usb = 1;
+	return rc;
+}
+
+const struct wg_target_ops wg_target_usb = {
+	.name = "usb",
+	.description = "the FPGA board on USB: the framed link over the FX2LP bridge's bulk endpoints (libusb; "
+	               "the firmware is loaded when needed)",
+	.create = usb_create,
 	.destroy = board_destroy,
 	.launch = board_launch,
 	.set_option = board_set_option,

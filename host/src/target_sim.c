@@ -770,6 +770,61 @@ static void add_counters(struct sim *S, const struct wgsim_counter *before, int 
 	}
 }
 
+/* The change of counter name over the launch, modulo 2^32 (the RTL's width), in *d;
+ * 0 when the model has no such counter. */
+static int counter_delta(const char *name, const struct wgsim_counter *before, int nb,
+                         const struct wgsim_counter *after, int na, uint32_t *d)
+{
+	uint64_t b = 0, a = 0;
+	int found = 0;
+
+	for (int j = 0; j < nb; j++)
+		if (before[j].name && !strcmp(before[j].name, name))
+			b = before[j].value;
+	for (int j = 0; j < na; j++)
+		if (after[j].name && !strcmp(after[j].name, name)) {
+			a = after[j].value;
+			found = 1;
+		}
+	*d = (uint32_t)(a - b);
+	return found;
+}
+
+/*
+ * The SM's execution counters (wg_sm_pkg::EC_*, what the gpu target reports) must
+ * equal what the retire stream gave for the launch: st before (st0) and after it.
+ * Returns 0, or WG_EMISMATCH with the first difference in err.
+ */
+static int check_exec_counters(const struct wg_stats *st0, const struct wg_stats *st,
+                               const struct wgsim_counter *before, int nb,
+                               const struct wgsim_counter *after, int na, const char *kname, struct wg_err *err)
+{
+	static const char *const cls[12] = { "threads_int", "threads_imul", "threads_fp", "threads_sfu",
+		"threads_ldst_global", "threads_ldst_shared", "threads_ldst_local", "threads_ldst_param",
+		"threads_atomic", "threads_branch", "threads_barrier", "threads_control" };
+	struct { const char *name; uint64_t want; } c[16] = {
+		{ "branches", st->branches - st0->branches },
+		{ "divergent_branches", st->divergent_branches - st0->divergent_branches },
+		{ "local_load_bytes", st->local_ld_bytes - st0->local_ld_bytes },
+		{ "local_store_bytes", st->local_st_bytes - st0->local_st_bytes },
+	};
+
+	for (int k = 0; k < 12 && k < WG_CLASS_COUNT; k++)
+		c[4 + k] = (typeof(c[0])){ cls[k], st->class_thread[k] - st0->class_thread[k] };
+	for (int i = 0; i < 16; i++) {
+		uint32_t got;
+
+		if (!c[i].name || !counter_delta(c[i].name, before, nb, after, na, &got))
+			continue;
+		if (got != (uint32_t)c[i].want) {
+			snprintf(err->msg, sizeof(err->msg), "kernel '%s': the SM's execution counter %s is %u, the "
+			         "retire stream gives %llu", kname, c[i].name, got, (unsigned long long)c[i].want);
+			return WG_EMISMATCH;
+		}
+	}
+	return 0;
+}
+
 /*
  * The memory-pipeline counters of the launch (docs/memory-pipeline.md
  * section 2, 32-bit counters in the RTL) from the SM's counters before and
@@ -913,8 +968,8 @@ static int pg_setup(struct sim *S, struct wg_err *err)
 		snprintf(err->msg, sizeof(err->msg), "power gating: %s", why);
 		return rc;
 	}
-	for (uint32_t i = 0; i < WG_PG_NREGS && !rc; i++)
-		rc = wgsim_cfg_write(S->s, WG_PG_REG_FIRST + i, regs[i]);
+	for (uint32_t i = 1; i <= WG_PG_NREGS && !rc; i++) /* register 0 (PG_ISSUE) last */
+		rc = wgsim_cfg_write(S->s, WG_PG_REG_FIRST + i % WG_PG_NREGS, regs[i % WG_PG_NREGS]);
 	return rc;
 }
 
@@ -975,6 +1030,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	struct wgsim_counter *c0 = NULL, *c1 = NULL;
 	struct wg_gmem *ref = NULL;
 	uint32_t local_base = 0, threads, n0 = 0, n1 = 0;
+	struct wg_stats st0;
 	uint64_t total_threads, local_bytes;
 	int rc, old_round = fegetround();
 	uint64_t class_thread0[WG_CLASS_COUNT];
@@ -1060,6 +1116,7 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 		        l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
 	n0 = (uint32_t)wgsim_counters(S->s, c0, MAX_COUNTERS);
 	memcpy(class_thread0, st->class_thread, sizeof(class_thread0));
+	st0 = *st;
 	fesetround(FE_TONEAREST); /* ATOMG.ADD.F32 on the host */
 	R.cycle0 = wgsim_cycle(S->s);
 	rc = run_loop(&R);
@@ -1068,6 +1125,9 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 	n1 = (uint32_t)wgsim_counters(S->s, c1, MAX_COUNTERS);
 	add_counters(S, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1, (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS));
 	mem_counters(st, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1, (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS));
+	if (!rc)
+		rc = check_exec_counters(&st0, st, c0, (int)(n0 < MAX_COUNTERS ? n0 : MAX_COUNTERS), c1,
+		                         (int)(n1 < MAX_COUNTERS ? n1 : MAX_COUNTERS), R.k->name, err);
 	S->cycles += R.cycle - R.cycle0;
 	S->warp_insts += st->warp_insts;
 	S->launches++;

@@ -5,7 +5,9 @@
  *   cc -x c -std=gnu11 -O2 -ffp-contract=off -DFP32_REF_IMPLEMENTATION -c fp32_ref.h
  * It must stay a separate translation unit built with -ffp-contract=off (and
  * without -ffast-math), so that a + b, a * b stay single IEEE operations and
- * fmaf is the only fused one. The host's default rounding (nearest even) is used.
+ * fmaf is the only fused one. FADD/FSUB/FMUL/FFMA with a directed rounding (mod =
+ * rounding | ftz << 2) switch the host's rounding mode around the one operation; the
+ * unit is compiled with -frounding-math so the compiler keeps the operation there.
  */
 #ifndef WG_FP32_REF_H
 #define WG_FP32_REF_H
@@ -52,6 +54,7 @@ double fp32_ref_value(uint32_t a);
 
 #ifdef FP32_REF_IMPLEMENTATION
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -144,16 +147,51 @@ static uint32_t ref_f2i(uint32_t a, unsigned mod)
 	return (uint32_t)(int32_t)r;
 }
 
+/* FTZ: a subnormal becomes the zero of its sign. */
+static uint32_t ref_ftz(uint32_t u)
+{
+	return (u & 0x7F800000u) ? u : (u & 0x80000000u);
+}
+
+/* FADD/FSUB/FMUL/FFMA with mod = rounding (0 RN, 1 RZ, 2 RM, 3 RP) | ftz << 2:
+ * the IEEE operation in that rounding mode on FTZ-flushed operands, then a subnormal
+ * result flushed. */
+static uint32_t ref_arith(unsigned op, unsigned mod, uint32_t a, uint32_t b, uint32_t c)
+{
+	static const int modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+	volatile float x, y, z, r;
+	uint32_t u;
+
+	if (mod & 4) {
+		a = ref_ftz(a);
+		b = ref_ftz(b);
+		c = ref_ftz(c);
+	}
+	x = ref_f(a);
+	y = ref_f(b);
+	z = ref_f(c);
+	fesetround(modes[mod & 3]);
+	switch (op) {
+	case FP32_REF_FADD: r = x + y; break;
+	case FP32_REF_FSUB: r = x - y; break;
+	case FP32_REF_FMUL: r = x * y; break;
+	default: r = fmaf(x, y, z); break;
+	}
+	fesetround(FE_TONEAREST);
+	u = ref_u(r);
+	return (mod & 4) ? ref_ftz(u) : u;
+}
+
 uint32_t fp32_ref(unsigned op, unsigned mod, uint32_t a, uint32_t b, uint32_t c, int *pred)
 {
-	float x = ref_f(a), y = ref_f(b), z = ref_f(c);
+	float x = ref_f(a);
 
 	*pred = 0;
 	switch (op) {
-	case FP32_REF_FADD: return ref_u(x + y);
-	case FP32_REF_FSUB: return ref_u(x - y);
-	case FP32_REF_FMUL: return ref_u(x * y);
-	case FP32_REF_FFMA: return ref_u(fmaf(x, y, z));
+	case FP32_REF_FADD:
+	case FP32_REF_FSUB:
+	case FP32_REF_FMUL:
+	case FP32_REF_FFMA: return ref_arith(op, mod & 7, a, b, c);
 	case FP32_REF_FMIN: return ref_minmax(a, b, 0);
 	case FP32_REF_FMAX: return ref_minmax(a, b, 1);
 	case FP32_REF_FSETP: *pred = ref_setp(a, b, mod); return (uint32_t)*pred;
@@ -172,12 +210,18 @@ const char *fp32_ref_name(unsigned op, unsigned mod)
 	static const char *const f2i[8] = { "F2I.S32.RN", "F2I.U32.RN", "F2I.S32.RZ", "F2I.U32.RZ",
 					    "F2I.S32.RM", "F2I.U32.RM", "F2I.S32.RP", "F2I.U32.RP" };
 	static const char *const frnd[4] = { "FRND.RN", "FRND.RZ", "FRND.RM", "FRND.RP" };
+	static const char *const arith[4][8] = {
+		{ "FADD", "FADD.RZ", "FADD.RM", "FADD.RP", "FADD.FTZ", "FADD.RZ.FTZ", "FADD.RM.FTZ", "FADD.RP.FTZ" },
+		{ "FSUB", "FSUB.RZ", "FSUB.RM", "FSUB.RP", "FSUB.FTZ", "FSUB.RZ.FTZ", "FSUB.RM.FTZ", "FSUB.RP.FTZ" },
+		{ "FMUL", "FMUL.RZ", "FMUL.RM", "FMUL.RP", "FMUL.FTZ", "FMUL.RZ.FTZ", "FMUL.RM.FTZ", "FMUL.RP.FTZ" },
+		{ "FFMA", "FFMA.RZ", "FFMA.RM", "FFMA.RP", "FFMA.FTZ", "FFMA.RZ.FTZ", "FFMA.RM.FTZ", "FFMA.RP.FTZ" },
+	};
 
 	switch (op) {
-	case FP32_REF_FADD: return "FADD";
-	case FP32_REF_FSUB: return "FSUB";
-	case FP32_REF_FMUL: return "FMUL";
-	case FP32_REF_FFMA: return "FFMA";
+	case FP32_REF_FADD:
+	case FP32_REF_FSUB:
+	case FP32_REF_FMUL:
+	case FP32_REF_FFMA: return arith[op][mod & 7];
 	case FP32_REF_FMIN: return "FMIN";
 	case FP32_REF_FMAX: return "FMAX";
 	case FP32_REF_FSETP: return setp[mod & 7];

@@ -12,7 +12,16 @@
 //   lane, the protocol (first transaction the cycle after acceptance, a beat held
 //   until it fires, in_ready_o) every cycle, and with no back-pressure the rate of
 //   one transaction per cycle without a bubble between accesses.
+// Built twice (sim/coalescer.mk): COAL_LANES 32 is wg_coalescer; COAL_LANES < 32 is
+// wg_coalescer_scan with LANES = COAL_LANES (the same transactions; each one offered
+// 32 / COAL_LANES scan cycles after the access is accepted or the previous one fired).
 #include "Vwg_coalescer.h"
+
+#ifndef COAL_LANES
+#define COAL_LANES 32
+#endif
+// Scan cycles before each transaction.
+static const unsigned kScan = COAL_LANES < 32 ? 32 / COAL_LANES : 0;
 #include "harness.h"
 
 #include <deque>
@@ -185,7 +194,8 @@ struct T {
 		std::vector<std::vector<Tx>> got(accs.size());
 		size_t next = 0, done = 0;
 		std::deque<size_t> inflight;   // accepted, not finished (at most one)
-		bool offering = false, expect_tx = false, held = false;
+		bool offering = false, held = false;
+		int wait = -1;                 // cycles until the next transaction is due (-1: none)
 		Tx held_tx;
 		uint64_t start = h.cycle();
 		bool started = false;
@@ -212,10 +222,13 @@ struct T {
 			h.eval();
 
 			bool valid = h.top->tx_valid_o;
-			CHECK(h, valid == !inflight.empty(), "%s: tx_valid_o %d with %zu accesses in flight", tag, valid,
-			      inflight.size());
-			if (expect_tx)
-				CHECK(h, valid, "%s: no transaction the cycle after acceptance", tag);
+			if (kScan == 0 || valid)
+				CHECK(h, valid == !inflight.empty(), "%s: tx_valid_o %d with %zu accesses in flight", tag, valid,
+				      inflight.size());
+			if (wait == 0)
+				CHECK(h, valid, "%s: no transaction %u cycles after acceptance or the last one", tag, kScan + 1);
+			else if (wait > 0)
+				CHECK(h, !valid, "%s: a transaction %d cycles early", tag, wait);
 			Tx t;
 			if (valid) {
 				t = sample();
@@ -231,6 +244,12 @@ struct T {
 			      exp_in_ready);
 			held = valid && !ready;
 			held_tx = t;
+			if (wait > 0)
+				wait--;
+			else if (wait == 0 && valid)
+				wait = -1;
+			if (fire && !t.last)
+				wait = (int)kScan;
 			if (fire && !inflight.empty()) {
 				size_t cur = inflight.front();
 				got[cur].push_back(t);
@@ -244,14 +263,13 @@ struct T {
 						*cycles = h.cycle() - start + 1;
 				}
 			}
-			expect_tx = false;
 			if (h.top->in_valid_i && h.top->in_ready_o) {
 				inflight.push_back(next);
 				st.accesses++;
 				st.by_kind[accs[next].kind & 3]++;
 				next++;
 				offering = false;
-				expect_tx = true;
+				wait = (int)kScan;
 			}
 			h.tick();
 		}
@@ -529,7 +547,8 @@ int main(int argc, char **argv)
 		      "same address: one 32 B access (%zu)", r.size());
 	}
 
-	// Back to back without back-pressure: one transaction per cycle, no bubble.
+	// Back to back without back-pressure: one transaction per kScan + 1 cycles (wg_coalescer:
+	// one per cycle), no bubble between accesses.
 	{
 		std::vector<Access> accs;
 		uint64_t ntx = 0;
@@ -539,8 +558,9 @@ int main(int argc, char **argv)
 		}
 		uint64_t cycles = 0;
 		t.run(accs, 100, 0, "back to back", &cycles);
-		CHECK(h, cycles == ntx + 1, "200 accesses, %" PRIu64 " transactions in %" PRIu64 " cycles (expected %" PRIu64 ")",
-		      ntx, cycles, ntx + 1);
+		uint64_t exp_cycles = ntx * (kScan + 1) + 1;
+		CHECK(h, cycles == exp_cycles, "200 accesses, %" PRIu64 " transactions in %" PRIu64 " cycles (expected %" PRIu64 ")",
+		      ntx, cycles, exp_cycles);
 	}
 
 	// Random, with back-pressure and gaps between accesses.

@@ -225,6 +225,59 @@ const Golden kGolden[] = {
 	{ FFMA, 0, 0x00000000, 0x3F800000, 0x80000000, 0x00000000 },
 	{ FFMA, 0, 0x80000000, 0x3F800000, 0x80000000, 0x80000000 },
 	{ FFMA, 0, 0x3F800000, 0x00000001, 0x00000001, 0x00000002 },
+	// directed rounding: mod = rounding (1 RZ, 2 RM, 3 RP) | ftz << 2
+	{ FADD, 1, 0x3F800000, 0x33800000, 0, 0x3F800000 },  // RZ 1 + 2^-24 (a tie): 1
+	{ FADD, 2, 0x3F800000, 0x33800000, 0, 0x3F800000 },  // RM: 1
+	{ FADD, 3, 0x3F800000, 0x33800000, 0, 0x3F800001 },  // RP: 1 + 2^-23
+	{ FADD, 3, 0x3F800000, 0x00000001, 0, 0x3F800001 },  // RP 1 + 2^-149: up
+	{ FADD, 1, 0x3F800000, 0x00000001, 0, 0x3F800000 },  // RZ: 1
+	{ FADD, 2, 0xBF800000, 0x80000001, 0, 0xBF800001 },  // RM -1 - 2^-149: down
+	{ FADD, 3, 0xBF800000, 0x80000001, 0, 0xBF800000 },  // RP: -1
+	{ FADD, 1, 0xBF800000, 0x80000001, 0, 0xBF800000 },  // RZ: -1
+	{ FMUL, 3, 0x3F800800, 0x3F800800, 0, 0x3F801001 },  // RP (1+2^-12)^2 = 1+2^-11+2^-24
+	{ FMUL, 1, 0x3F800800, 0x3F800800, 0, 0x3F801000 },  // RZ
+	{ FFMA, 1, 0x3F800000, 0x3F800000, 0x33800000, 0x3F800000 },  // RZ 1*1 + 2^-24
+	{ FFMA, 3, 0x3F800000, 0x3F800000, 0x33800000, 0x3F800001 },  // RP
+	// overflow: infinity when the mode rounds away from zero, else the largest finite
+	{ FADD, 1, 0x7F7FFFFF, 0x7F7FFFFF, 0, 0x7F7FFFFF },  // RZ max + max
+	{ FADD, 2, 0x7F7FFFFF, 0x7F7FFFFF, 0, 0x7F7FFFFF },  // RM
+	{ FADD, 3, 0x7F7FFFFF, 0x7F7FFFFF, 0, 0x7F800000 },  // RP
+	{ FADD, 1, 0xFF7FFFFF, 0xFF7FFFFF, 0, 0xFF7FFFFF },  // RZ -max - max
+	{ FADD, 2, 0xFF7FFFFF, 0xFF7FFFFF, 0, 0xFF800000 },  // RM
+	{ FADD, 3, 0xFF7FFFFF, 0xFF7FFFFF, 0, 0xFF7FFFFF },  // RP
+	{ FADD, 3, 0x7F7FFFFF, 0x00000001, 0, 0x7F800000 },  // RP max + 2^-149: past max
+	{ FADD, 1, 0x7F7FFFFF, 0x73000000, 0, 0x7F7FFFFF },  // RZ max + half ulp
+	{ FMUL, 1, 0x7F7FFFFF, 0x40000000, 0, 0x7F7FFFFF },  // RZ max * 2
+	{ FMUL, 2, 0x7F7FFFFF, 0xC0000000, 0, 0xFF800000 },  // RM max * -2
+	{ FFMA, 3, 0x7F7FFFFF, 0xC0000000, 0x3F800000, 0xFF7FFFFF },  // RP max * -2 + 1
+	// signed zeros: x + (-x) is -0 in RM only; +0 products stay +0
+	{ FADD, 2, 0x3F800000, 0xBF800000, 0, 0x80000000 },  // RM 1 + -1
+	{ FADD, 3, 0x3F800000, 0xBF800000, 0, 0x00000000 },  // RP 1 + -1
+	{ FSUB, 2, 0x3F800000, 0x3F800000, 0, 0x80000000 },  // RM 1 - 1
+	{ FADD, 2, 0x00000000, 0x80000000, 0, 0x80000000 },  // RM +0 + -0
+	{ FADD, 2, 0x00000000, 0x00000000, 0, 0x00000000 },  // RM +0 + +0
+	{ FFMA, 2, 0x3F800000, 0x3F800000, 0xBF800000, 0x80000000 },  // RM 1*1 - 1
+	{ FFMA, 2, 0x80000000, 0x3F800000, 0x00000000, 0x80000000 },  // RM -0*1 + +0
+	{ FFMA, 3, 0x80000000, 0x3F800000, 0x00000000, 0x00000000 },  // RP -0*1 + +0
+	{ FMUL, 2, 0x00000000, 0x40A00000, 0, 0x00000000 },  // RM +0 * 5
+	{ FMUL, 2, 0x80000000, 0x40A00000, 0, 0x80000000 },  // RM -0 * 5
+	// subnormal results
+	{ FMUL, 1, 0x00000003, 0x3F000000, 0, 0x00000001 },  // RZ 1.5 ulp
+	{ FMUL, 2, 0x00000003, 0x3F000000, 0, 0x00000001 },  // RM
+	{ FMUL, 3, 0x00000003, 0x3F000000, 0, 0x00000002 },  // RP
+	{ FMUL, 3, 0x00000001, 0x3F000000, 0, 0x00000001 },  // RP 2^-150: smallest subnormal
+	{ FMUL, 2, 0x00000001, 0x3F000000, 0, 0x00000000 },  // RM: +0
+	{ FMUL, 2, 0x00000001, 0xBF000000, 0, 0x80000001 },  // RM -2^-150
+	{ FMUL, 3, 0x00000001, 0xBF000000, 0, 0x80000000 },  // RP: -0
+	// FTZ: subnormal operands and results are zeros of their sign
+	{ FADD, 4, 0x00000001, 0x00000001, 0, 0x00000000 },
+	{ FADD, 7, 0x3F800000, 0x00000001, 0, 0x3F800000 },  // RP: 1 + 0, exact
+	{ FMUL, 4, 0x00800000, 0x3F000000, 0, 0x00000000 },  // 2^-127 flushed
+	{ FMUL, 4, 0x80800000, 0x3F000000, 0, 0x80000000 },
+	{ FMUL, 7, 0x3F7FFFFF, 0x00800000, 0, 0x00800000 },  // RP: rounds up to 2^-126
+	{ FMUL, 5, 0x3F7FFFFF, 0x00800000, 0, 0x00000000 },  // RZ: subnormal, flushed
+	{ FSUB, 6, 0x00000001, 0x00000001, 0, 0x80000000 },  // RM: +0 - +0 = -0
+	{ FFMA, 4, 0x00800000, 0x3F800000, 0x80000001, 0x00800000 },
 	// minNum / maxNum
 	{ FMIN, 0, 0x80000000, 0x00000000, 0, 0x80000000 },
 	{ FMIN, 0, 0x00000000, 0x80000000, 0, 0x80000000 },
@@ -301,15 +354,19 @@ void directed(Bench &tb, Rng &r, uint64_t &count)
 	for (size_t i = 0; i < kNumSigned; i++) {
 		for (size_t j = 0; j < kNumSigned; j++) {
 			uint32_t a = value(i), b = value(j);
-			go(FADD, 0, a, b, 0);
-			go(FSUB, 0, a, b, 0);
-			go(FMUL, 0, a, b, 0);
+			for (unsigned mod = 0; mod < 8; mod++) {
+				go(FADD, mod, a, b, 0);
+				go(FSUB, mod, a, b, 0);
+				go(FMUL, mod, a, b, 0);
+			}
 			go(FMIN, 0, a, b, 0);
 			go(FMAX, 0, a, b, 0);
 			for (unsigned cc = 0; cc < 8; cc++)
 				go(FSETP, cc, a, b, 0);
-			for (size_t k = 0; k < kNumSigned; k++)
+			for (size_t k = 0; k < kNumSigned; k++) {
 				go(FFMA, 0, a, b, value(k));
+				go(FFMA, 1 + r.below(7), a, b, value(k));
+			}
 		}
 		for (unsigned mod = 0; mod < 8; mod++) {
 			go(F2I, mod, value(i), 0, 0);
@@ -330,10 +387,12 @@ void directed(Bench &tb, Rng &r, uint64_t &count)
 					// below the normal range: the subnormal at the matching scale
 					uint32_t b = eb >= 1 ? pack(0, eb, mb)
 							     : (0x800000u | mb) >> (1 - eb > 31 ? 31 : 1 - eb);
-					go(FADD, 0, a, b, 0);
-					go(FADD, 0, a, b ^ kSign, 0);
-					go(FSUB, 0, a ^ kSign, b, 0);
-					go(FFMA, 0, a, kOne, b ^ kSign);
+					for (unsigned mod = 0; mod < 8; mod++) {
+						go(FADD, mod, a, b, 0);
+						go(FADD, mod, a, b ^ kSign, 0);
+						go(FSUB, mod, a ^ kSign, b, 0);
+						go(FFMA, mod, a, kOne, b ^ kSign);
+					}
 				}
 			}
 		}
@@ -348,12 +407,15 @@ void directed(Bench &tb, Rng &r, uint64_t &count)
 			for (int j = 1; j <= 23; j++) {
 				uint32_t a = pack(0, s[0], 1u << (23 - i));
 				uint32_t b = pack(r.below(2), s[1], 1u << (23 - j));
-				go(FMUL, 0, a, b, 0);
-				go(FMUL, 0, a | 1u, b, 0);
-				go(FFMA, 0, a, b, 0x80000000);
+				for (unsigned mod = 0; mod < 8; mod++) {
+					go(FMUL, mod, a, b, 0);
+					go(FMUL, mod, a | 1u, b, 0);
+					go(FFMA, mod, a, b, 0x80000000);
+				}
 				// fused difference: a*b - fl(a*b) is the exact rounding error
 				go(FFMA, 0, a, b, fp32_ref_mul(a, b) ^ kSign);
 				go(FFMA, 0, a | 1u, b | 1u, fp32_ref_mul(a | 1u, b | 1u) ^ kSign);
+				go(FFMA, 1 + r.below(7), a | 1u, b | 1u, fp32_ref_mul(a | 1u, b | 1u) ^ kSign);
 			}
 		}
 	}
@@ -366,9 +428,10 @@ void directed(Bench &tb, Rng &r, uint64_t &count)
 			uint32_t b = a + (uint32_t)d;
 			if (exp_of(b) == 255)
 				b = a;
-			go(FSUB, 0, a, b, 0);
-			go(FADD, 0, a, b ^ kSign, 0);
-			go(FFMA, 0, a, kOne, b ^ kSign);
+			unsigned mod = r.below(8);
+			go(FSUB, mod, a, b, 0);
+			go(FADD, mod, a, b ^ kSign, 0);
+			go(FFMA, mod, a, kOne, b ^ kSign);
 		}
 	}
 
@@ -381,8 +444,9 @@ void directed(Bench &tb, Rng &r, uint64_t &count)
 			continue;
 		uint32_t a = pack(r.below(2), ea, r.u32() & ~((1u << r.below(24)) - 1));
 		uint32_t b = pack(r.below(2), eb, r.u32() & ~((1u << r.below(24)) - 1));
-		go(FMUL, 0, a, b, 0);
-		go(FFMA, 0, a, b, pack(r.below(2), r.range(0, 3), r.u32()));
+		unsigned mod = r.below(2) ? 0 : r.below(8);
+		go(FMUL, mod, a, b, 0);
+		go(FFMA, mod, a, b, pack(r.below(2), r.range(0, 3), r.u32()));
 	}
 
 	// Integer to float: 2^k, 2^k +- 1, ties at the 24-bit boundary, both signs.
@@ -538,6 +602,8 @@ void random_op(Bench &tb, Rng &r, unsigned op)
 		break;
 	default: break;
 	}
+	if (op <= FFMA)  // half round to nearest, half any rounding and FTZ
+		mod = r.below(2) ? 0 : r.below(8);
 	tb.issue(op, mod, a, b, c);
 }
 

@@ -145,6 +145,7 @@ struct run_result {
 	uint64_t trace_hash;  /* over every event but REACHED and COUNTERS */
 	uint64_t nevents, link_cycles;
 	uint64_t winst, tinst, active, mem[WGGPU_CNT_WORDS];
+	uint64_t ex[16]; /* page 1: the execution counters (docs/gpu.md 4.2), summed */
 	double secs;
 };
 
@@ -421,6 +422,26 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 			res->mem[i] += e.cnt[i];
 		if (g_verbose)
 			printf("    SM %u: %" PRIu64 " warp insts\n", s, (uint64_t)e.cnt[4] | (uint64_t)e.cnt[5] << 32);
+		/* page 1 (CNT_READ addr 1): branches, divergent, local ld/st bytes, threads per class */
+		got = 0;
+		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 1, NULL, 0);
+		for (int spin = 0; spin < 1000 && !got; spin++) {
+			wggpu_tick(g, 4);
+			while (wggpu_pop(g, &e))
+				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
+					got = 1;
+		}
+		if (!got) {
+			printf("  no page-1 counters from SM %u\n", s);
+			goto out;
+		}
+		for (uint32_t i = 0; i < 16; i++)
+			res->ex[i] += e.cnt[i];
+		for (uint32_t i = 16; i < WGGPU_CNT_WORDS; i++)
+			if (e.cnt[i]) {
+				printf("  page 1 of SM %u: word %u is %u, not 0\n", s, i, e.cnt[i]);
+				goto out;
+			}
 	}
 	rc = 0;
 out:
@@ -514,6 +535,20 @@ static int run_case(int ci)
 				printf("FAIL %s: link set-up %u: %" PRIu64 " warp instructions, golden model %" PRIu64 "\n",
 				       cases[ci].name, li, r.winst, (uint64_t)st.warp_insts);
 				ok = 0;
+			}
+			/* the execution counters against the golden model's counts of the same launch */
+			{
+				uint64_t want[16] = { st.branches, st.divergent_branches, st.local_ld_bytes,
+				                      st.local_st_bytes };
+
+				for (int c = 0; c < 12 && c < WG_CLASS_COUNT; c++)
+					want[4 + c] = st.class_thread[c];
+				for (int i = 0; i < 16; i++)
+					if (r.ex[i] != want[i]) {
+						printf("FAIL %s: link set-up %u: execution counter %d is %" PRIu64
+						       ", golden model %" PRIu64 "\n", cases[ci].name, li, i, r.ex[i], want[i]);
+						ok = 0;
+					}
 			}
 			if (li == 0) {
 				first = r;

@@ -192,6 +192,8 @@ static void drive(Vwg_simd_unit *top, bool valid, const Insn &in)
 	top->in_tag_i = in.tag;
 	top->in_exec_i = in.exec;
 	top->in_psel_i = in.psel;
+	top->in_split_i = 0;   // power-gating modes off: the fixed schedule of docs/simd-unit.md
+	top->in_compact_i = 0; // (the modes are checked through the SM: make pg-test)
 	for (unsigned t = 0; t < 32; t++) {
 		top->in_a_i[t] = in.a[t];
 		top->in_b_i[t] = in.b[t];

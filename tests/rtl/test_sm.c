@@ -571,9 +571,9 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 	}
 	res->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	res->cycles = wgsim_cycle(s) - c0;
-	struct wgsim_counter cn[64];
-	int nc = wgsim_counters(s, cn, 64);
-	for (int i = 0; i < nc; i++) {
+	struct wgsim_counter cn[128];
+	int nc = wgsim_counters(s, cn, 128);
+	for (int i = 0; i < nc && i < 128; i++) {
 		if (!strcmp(cn[i].name, "warp_insts"))
 			res->winst = cn[i].value;
 		if (g_verbose && cn[i].value)

@@ -359,16 +359,17 @@ static void pg_registers_from_the_default_configuration(void **state)
 
 	wg_config_default(&cfg);
 	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
-	assert_int_equal(r[0], 0);
-	assert_int_equal(r[1], 100);
-	assert_int_equal(r[2], 5);
-	assert_int_equal(r[3], 3);
-	assert_int_equal(r[4], 100);
-	assert_int_equal(r[5], 75 | 50 << 8 | 25 << 16);
-	assert_int_equal(r[6], 60 | 40 << 8 | 20 << 16);
+	assert_int_equal(r[0], 0);                         /* PG_ISSUE */
+	assert_int_equal(r[1], 100);                       /* PG_SLICE */
+	assert_int_equal(r[2], 75 | 50 << 8 | 25 << 16);   /* PG_DOWN */
+	assert_int_equal(r[3], 60 | 40 << 8 | 20 << 16);   /* PG_UP */
+	assert_int_equal(r[4], 0);                         /* PG_CTRL */
+	assert_int_equal(r[5], 100);                       /* PG_BET */
+	assert_int_equal(r[6], 5);                         /* PG_IDLE */
+	assert_int_equal(r[7], 3);                         /* PG_WAKE */
 }
 
-/* pg=mix, unit and core levels, blackout: PG_CTRL bits 0..5 all set (1+2+4+8+16+32 = 63). */
+/* pg=mix, unit and core levels, blackout: PG_ISSUE bits 0..1 (3), PG_CTRL bits 0..3 (15). */
 static void pg_registers_carry_every_policy_bit(void **state)
 {
 	struct fixture *f = *state;
@@ -382,15 +383,17 @@ static void pg_registers_carry_every_policy_bit(void **state)
 	assert_int_equal(wg_config_set(&cfg, "pg_blackout", "1", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_config_set(&cfg, "bet_cycles", "250", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
-	assert_int_equal(r[0], 63);
-	assert_int_equal(r[1], 250);
+	assert_int_equal(r[0], 3);
+	assert_int_equal(r[4], 15);
+	assert_int_equal(r[5], 250);
 	/* normal: the lane policy only */
 	assert_int_equal(wg_config_set(&cfg, "pg", "normal", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_config_set(&cfg, "pg_unit", "0", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_config_set(&cfg, "pg_core", "0", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_config_set(&cfg, "pg_blackout", "0", f->err, sizeof(f->err)), 0);
 	assert_int_equal(wg_pg_regs(&cfg, r, f->err, sizeof(f->err)), 0);
-	assert_int_equal(r[0], 1);
+	assert_int_equal(r[0], 0);
+	assert_int_equal(r[4], 1);
 }
 
 /* The per-SM array repeats the keys of the totals. */

@@ -304,6 +304,98 @@ static void fp_immediates_and_bit_negation(void **state)
 	FX_CASES(*state, "AND R4, R1, 0x7fffffff", absn);
 }
 
+/* Directed rounding (mod 1 RZ, 2 RM, 3 RP), worked by hand: 1 + 2^-24 is a tie,
+ * 1 + 2^-149 lies just above 1; overflow goes to infinity only when the mode rounds
+ * away from zero; x + (-x) is -0 in RM only. */
+static void fadd_directed_rounding(void **state)
+{
+	static const struct fx_case rz[] = {
+		{ ONE, 0x33800000u, 0, ONE },
+		{ NEG(ONE), NEG(DMIN), 0, NEG(ONE) },
+		{ FMAX, FMAX, 0, FMAX },                  /* overflow: largest finite */
+		{ NEG(FMAX), NEG(FMAX), 0, NEG(FMAX) },
+		{ ONE, NEG(ONE), 0, PZERO },
+	};
+	static const struct fx_case rm[] = {
+		{ ONE, 0x33800000u, 0, ONE },
+		{ NEG(ONE), NEG(DMIN), 0, 0xBF800001u },  /* down, away from zero */
+		{ FMAX, FMAX, 0, FMAX },
+		{ NEG(FMAX), NEG(FMAX), 0, NINF },
+		{ ONE, NEG(ONE), 0, NZERO },              /* x + -x = -0 */
+		{ PZERO, NZERO, 0, NZERO },
+		{ PZERO, PZERO, 0, PZERO },
+	};
+	static const struct fx_case rp[] = {
+		{ ONE, 0x33800000u, 0, 0x3F800001u },
+		{ ONE, DMIN, 0, 0x3F800001u },
+		{ FMAX, DMIN, 0, PINF },                  /* past the largest finite: inf */
+		{ NEG(FMAX), NEG(FMAX), 0, NEG(FMAX) },
+		{ ONE, NEG(ONE), 0, PZERO },
+	};
+
+	FX_CASES(*state, "FADD.RZ R4, R1, R2", rz);
+	FX_CASES(*state, "FADD.RM R4, R1, R2", rm);
+	FX_CASES(*state, "FADD.RP R4, R1, R2", rp);
+	FX_CASES(*state, "FSUB.RM R4, R1, R2", ((const struct fx_case[]){ { ONE, ONE, 0, NZERO } }));
+}
+
+static void fmul_ffma_directed_rounding_and_subnormals(void **state)
+{
+	static const struct fx_case mul_rm[] = {
+		{ PZERO, 0x40A00000u, 0, PZERO },         /* +0 * 5 stays +0 in RM */
+		{ NZERO, 0x40A00000u, 0, NZERO },
+		{ DMIN, HALF, 0, PZERO },                 /* 2^-150 down */
+		{ DMIN, NEG(HALF), 0, 0x80000001u },      /* -2^-150 down: -2^-149 */
+		{ 0x00000003u, HALF, 0, DMIN },           /* 1.5 ulp down */
+	};
+	static const struct fx_case mul_rp[] = {
+		{ DMIN, HALF, 0, DMIN },                  /* 2^-150 up: smallest subnormal */
+		{ 0x00000003u, HALF, 0, 0x00000002u },
+		{ 0x3F800800u, 0x3F800800u, 0, 0x3F801001u }, /* 1 + 2^-11 + 2^-24 up */
+	};
+	static const struct fx_case fma_rz[] = {
+		{ ONE, ONE, 0x33800000u, ONE },
+		{ FMAX, TWO, ONE, FMAX },
+	};
+	static const struct fx_case fma_rm[] = {
+		{ ONE, ONE, NEG(ONE), NZERO },
+		{ NZERO, ONE, PZERO, NZERO },             /* -0 + +0 = -0 in RM */
+		{ FMAX, NEG(TWO), ONE, NINF },
+	};
+
+	FX_CASES(*state, "FMUL.RM R4, R1, R2", mul_rm);
+	FX_CASES(*state, "FMUL.RP R4, R1, R2", mul_rp);
+	FX_CASES(*state, "FFMA.RZ R4, R1, R2, R3", fma_rz);
+	FX_CASES(*state, "FFMA.RM R4, R1, R2, R3", fma_rm);
+}
+
+/* FTZ: subnormal operands count as zeros of their sign, subnormal results become them. */
+static void ftz_flushes_operands_and_results(void **state)
+{
+	static const struct fx_case add[] = {
+		{ DMIN, DMIN, 0, PZERO },
+		{ ONE, DMIN, 0, ONE },
+		{ NMIN, NEG(DMIN), 0, NMIN },
+	};
+	static const struct fx_case mul[] = {
+		{ NMIN, HALF, 0, PZERO },                 /* 2^-127 flushed */
+		{ NEG(NMIN), HALF, 0, NZERO },
+		/* 2^-126 - 2^-150: a tie between 0x007FFFFF and 2^-126, to even: normal, kept */
+		{ 0x3F7FFFFFu, NMIN, 0, NMIN },
+	};
+	static const struct fx_case mul_rz[] = {
+		{ 0x3F7FFFFFu, NMIN, 0, PZERO },          /* RZ: 0x007FFFFF, subnormal: flushed */
+	};
+	static const struct fx_case fma[] = {
+		{ NMIN, ONE, NEG(DMIN), NMIN },
+	};
+
+	FX_CASES(*state, "FADD.FTZ R4, R1, R2", add);
+	FX_CASES(*state, "FMUL.FTZ R4, R1, R2", mul);
+	FX_CASES(*state, "FMUL.RZ.FTZ R4, R1, R2", mul_rz);
+	FX_CASES(*state, "FFMA.FTZ R4, R1, R2, R3", fma);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -311,6 +403,9 @@ int main(void)
 		T(fadd_rounding_zeros_and_infinities),
 		T(fsub_and_fmul),
 		T(ffma_rounds_once),
+		T(fadd_directed_rounding),
+		T(fmul_ffma_directed_rounding_and_subnormals),
+		T(ftz_flushes_operands_and_results),
 		T(fmin_fmax_nan_and_signed_zero),
 		T(fsetp_ordered_comparisons),
 		T(i2f_rounds_to_nearest_even),

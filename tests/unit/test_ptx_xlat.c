@@ -171,10 +171,35 @@ static void fp32_arithmetic_and_modifiers(void **state)
 	has("FMAX R1, R1, 0x0");
 	has("FMIN R1, R1, 0x3f800000");
 	has("AND R1, R1, 0x7fffffff");
-	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n\tadd.ftz.f32 %f2, %f1, %f1;\n" END), WG_ESYNTAX);
-	err_has("t.ptx:10: error: unsupported .ftz in 'add.ftz.f32' (the ISA keeps subnormals)");
-	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n\tadd.rz.f32 %f2, %f1, %f1;\n" END), WG_ESYNTAX);
-	err_has("unsupported rounding '.rz' in 'add.rz.f32' (only .rn)");
+	/* .ftz stays an error where the ISA has no flush (min, max) */
+	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n\tmax.ftz.f32 %f2, %f1, %f1;\n" END), WG_ESYNTAX);
+	err_has("t.ptx:10: error: unsupported .ftz in 'max.ftz.f32' (the ISA keeps subnormals)");
+	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n\tadd.rz.rm.f32 %f2, %f1, %f1;\n" END), WG_ESYNTAX);
+	err_has("t.ptx:10: error: more than one rounding in 'add.rz.rm.f32'");
+	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n\tfma.f32 %f2, %f1, %f1, %f1;\n" END), WG_ESYNTAX);
+	err_has("'fma.f32' needs a rounding modifier (.rn .rz .rm .rp)");
+}
+
+/* add/sub/mul/fma/mad .rn .rz .rm .rp, .ftz and .sat map onto the ISA's FP32 modes. */
+static void fp32_directed_rounding_and_ftz(void **state)
+{
+	assert_int_equal(xlat("\tmov.b32 %f1, %r1;\n"
+	                      "\tfma.rm.f32 %f2, %f1, 0f437C0000, 0f4B400001;\n"
+	                      "\tadd.rz.ftz.f32 %f3, %f2, %f1;\n"
+	                      "\tsub.rp.sat.f32 %f4, %f3, %f1;\n"
+	                      "\tmul.rm.ftz.f32 %f5, %f4, %f1;\n"
+	                      "\tmad.rp.ftz.f32 %f6, %f5, %f1, %f2;\n"
+	                      "\tmul.rn.ftz.f32 %f7, %f6, %f1;\n"
+	                      "\tmov.b32 %r2, %f7;\n" END),
+	                 0);
+	/* the addend 0f4B400001 goes through a register: the ISA's B slot holds one immediate */
+	has("FFMA.RM R2, R1, 0x437c0000, R2");
+	has("FADD.RZ.FTZ R3, R2, R1");
+	has("FSUB.RP R3, R3, R1");          /* .sat: then FMAX 0, FMIN 1.0 */
+	has("FMAX R3, R3, 0x0");
+	has("FMUL.RM.FTZ R3, R3, R1");
+	has("FFMA.RP.FTZ R2, R3, R1, R2");
+	has("FMUL.FTZ R1, R2, R1");
 }
 
 static void setp_selp_and_predicate_logic(void **state)
@@ -466,6 +491,7 @@ int main(void)
 		cmocka_unit_test(sixty_four_bit_address_arithmetic),
 		cmocka_unit_test(sixty_four_bit_high_half_is_an_error),
 		cmocka_unit_test(fp32_arithmetic_and_modifiers),
+		cmocka_unit_test(fp32_directed_rounding_and_ftz),
 		cmocka_unit_test(setp_selp_and_predicate_logic),
 		cmocka_unit_test(conversions),
 		cmocka_unit_test(shared_local_param_and_vector_memory),

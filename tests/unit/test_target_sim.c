@@ -446,6 +446,80 @@ static void shared_capacity_follows_the_split(void **state)
 	assert_non_null(strstr(t->f->err.msg, "20000 static + 0 dynamic shared bytes exceed the SM's 16384 (l1_split=48)"));
 }
 
+/* Kernel-register writes in order (address, value), for the power-gating controls. */
+static uint32_t cfg_log[64][2];
+static unsigned ncfg_log;
+
+static void on_cfg_log(struct wgsim *s, uint32_t addr, uint32_t value, void *ctx)
+{
+	(void)s;
+	(void)ctx;
+	if (ncfg_log < 64) {
+		cfg_log[ncfg_log][0] = addr;
+		cfg_log[ncfg_log][1] = value;
+		ncfg_log++;
+	}
+}
+
+/* The value last written to a kernel register, -1 if none; *pos its index in the log. */
+static long cfg_value(uint32_t addr, unsigned *pos)
+{
+	long v = -1;
+
+	for (unsigned i = 0; i < ncfg_log; i++)
+		if (cfg_log[i][0] == addr) {
+			v = cfg_log[i][1];
+			*pos = i;
+		}
+	return v;
+}
+
+static void pg_issue_options_reach_the_kernel_registers(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	unsigned p17 = 0, p18 = 0, p19 = 0, p20 = 0, p16 = 0;
+
+	wgsim_fake.on_cfg = on_cfg_log;
+	/* defaults (docs/sm.md 2.1): both modes off, T = 100, 75/50/25, 60/40/20 */
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 0);
+	assert_int_equal(cfg_value(18, &p18), 100);
+	assert_int_equal(cfg_value(19, &p19), 75 | 50 << 8 | 25 << 16);
+	assert_int_equal(cfg_value(20, &p20), 60 | 40 << 8 | 20 << 16);
+	/* PG_ISSUE after the thresholds and the slice: its write restarts the machine with them */
+	cfg_value(16, &p16);
+	assert_true(p17 > p18 && p17 > p19 && p17 > p20);
+	/* every control set */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "1", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_compaction", "1", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "50", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "80,60,30", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "70,50,25", &err), 0);
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 3); /* bit 0 issue control, bit 1 compaction */
+	assert_int_equal(cfg_value(18, &p18), 50);
+	assert_int_equal(cfg_value(19, &p19), 80 | 60 << 8 | 30 << 16);
+	assert_int_equal(cfg_value(20, &p20), 70 | 50 << 8 | 25 << 16);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "0", &err), 0);
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(17, &p17), 2); /* compaction alone */
+	/* bad values name the option and the form */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_issue_ctrl", "2", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "0", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "65536", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "75,50", &err), WG_EINVAL);
+	assert_non_null(strstr(err.msg, "pg_down_pct: bad value '75,50'"));
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "50,75,25", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,101", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,20,", &err), WG_EINVAL);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", NULL, &err), WG_EINVAL);
+}
+
 static void options(void **state)
 {
 	struct tfx *t = *state;
@@ -479,6 +553,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(l1_is_set_up_and_flushed_after_the_last_cta, setup, teardown),
 		cmocka_unit_test_setup_teardown(write_back_outside_allocations_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_capacity_follows_the_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_issue_options_reach_the_kernel_registers, setup, teardown),
 		cmocka_unit_test_setup_teardown(options, setup, teardown),
 	};
 

@@ -1,0 +1,50 @@
+# FPGA board configurations (docs/fpga.md section 2): one parameter set per board, the only
+# place where they are written. Included by sim/fpga.mk (synthesis: chparam of the SM and of
+# the board top), sim/gpu.mk and sim/board.mk (FPGA_BOARD=<name> builds the Verilated GPU
+# and board core with the same set, so the HELLO build fields are the board's), and the
+# host configuration build/fpga/<name>.cfg is generated from it (`make fpga-configs`), so
+# the host's check of HELLO against its configuration compares the same numbers.
+#
+# Names are the parameters of wg_gpu / wg_board_core / wg_sm (docs/sm.md section 1).
+# HAS_SFU and LSU_LANES are wg_sm parameters only: the GPU top passes neither (the SMs of a
+# GPU build keep the SFU and the warp-wide coalescer).
+
+# arty: Digilent Arty A7-100T (XC7A100T: 63,400 LUT, 126,800 FF, 135 RAMB36, 240 DSP48E1).
+# One SM of 2 x 8 lanes, 8 warps (4 per scheduler), 8192 registers (32 per thread at full
+# occupancy), 2 CTAs, 16 KB L1/shared array, FP32, no SFU, coalescer 4 lanes per cycle.
+FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=8 NUM_SIMD=2 NUM_REGS=8192 RF_BANKS=4 \
+                   NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=8 L1_MSHRS=4 IMEM_DEPTH=1024 \
+                   CMEM_BYTES=1024 STACK_DEPTH=16 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
+                   LSU_LANES=4
+
+# ice40: the tiniest SM meant to run integer kernels (not run yet): one SIMD unit of 4 lanes, 4 warps,
+# 1024 registers, 1 CTA, 2 KB array, 256 instructions, no FP, no SFU, coalescer 4 lanes per
+# cycle. It does not fit an iCE40 (docs/fpga.md section 3): the iCE40 bitstream of `make
+# fpga` is the FX2 loop-back.
+FPGA_BOARD_ice40 := NUM_SMS=1 NUM_WARPS=4 SIMD_WIDTH=4 NUM_SIMD=1 NUM_REGS=1024 RF_BANKS=4 \
+                    NUM_CTAS=1 DMEM_BYTES=2048 L1_SETS=2 L1_MSHRS=2 IMEM_DEPTH=256 \
+                    CMEM_BYTES=256 STACK_DEPTH=16 HAS_FP=0 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
+                    LSU_LANES=4
+
+FPGA_BOARDS := arty ice40
+
+# $(call board_param,BOARD,NAME): one value
+board_param = $(patsubst $(2)=%,%,$(filter $(2)=%,$(FPGA_BOARD_$(1))))
+# $(call board_params,BOARD,NAMES): NAME=VALUE of the names given (in the set's order)
+board_params = $(filter $(addsuffix =%,$(2)),$(FPGA_BOARD_$(1)))
+# Names wg_gpu and wg_board_core take (NUM_SMS goes through WG_GPU_NUM_SMS, as in sim/gpu.mk).
+BOARD_GPU_NAMES := NUM_WARPS SIMD_WIDTH NUM_SIMD NUM_REGS RF_BANKS NUM_CTAS DMEM_BYTES L1_SETS \
+                   L1_MSHRS IMEM_DEPTH CMEM_BYTES STACK_DEPTH HAS_FP MEM_TAG_W RETIRE_EN
+# Names wg_sm takes. $(call board_vflags,BOARD,NAMES): for wg_gpu / wg_board_core give
+# $(BOARD_GPU_NAMES), for wg_sm $(BOARD_SM_NAMES).
+BOARD_SM_NAMES := $(BOARD_GPU_NAMES) HAS_SFU LSU_LANES
+# Verilator -G flags and the C macros of sim/wggpu_params.h for the GPU and board models.
+# The one-bit parameters are given as 1'b0 / 1'b1 (a plain 1 is a 32-bit constant: WIDTH).
+BOARD_BIT_NAMES := HAS_FP HAS_SFU RETIRE_EN
+board_gval   = $(if $(filter $(addsuffix =%,$(BOARD_BIT_NAMES)),$(1)),$(firstword $(subst =, ,$(1)))="1'b$(lastword $(subst =, ,$(1)))",$(1))
+board_vflags = +define+WG_GPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
+               $(foreach p,$(call board_params,$(1),$(2)),-G$(call board_gval,$(p)))
+board_cdefs  = -DWGGPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
+               $(addprefix -DWGGPU_,$(call board_params,$(1),$(BOARD_GPU_NAMES)))
+# yosys chparam arguments for a top with the given names: -set NAME VALUE ...
+board_chparam = $(foreach p,$(call board_params,$(1),$(2)),-set $(subst =, ,$(p)))

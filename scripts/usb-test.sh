@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# make usb-test (docs/usb.md section 5): libwarpgate's usb target through the real libusb
+# code path against the emulated board (build/usb/fx2-emu under umockdev-wrapper: a bare FX2
+# that takes the firmware, re-enumerates as the bridge, and moves bulk URBs to and from the
+# Verilated board top's FX2 FIFO pins).
+#  1. every kernel program (USB_TEST_KERNELS, default all) at --size small on --target gpu and
+#     --target usb, side by side: each checks its downloads against its host reference, and
+#     the JSON statistics (cycles, counters, memory figures) must be identical but for what
+#     measures the host or the link; the firmware must have been loaded through the loader;
+#  2. the device disappearing mid-run (fx2-emu --unplug-after): the launch fails with the
+#     link error naming the vanished device, after the bytes already received were used;
+#  3. the figures of the emulated path: frames and bytes per second.
+set -u
+build=${1:-build}
+emu=$build/usb/fx2-emu
+kernels=${USB_TEST_KERNELS:-}
+unplug_kernel=${USB_TEST_UNPLUG:-matmul}
+fw=firmware/build/warpgate-fx2.ihx
+pass=0; fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "usb-test: FAIL $*"; }
+
+command -v umockdev-wrapper >/dev/null || { echo "usb-test: umockdev-wrapper is missing (make deps)"; exit 1; }
+[ -x "$emu" ] || { echo "usb-test: $emu is missing (make fx2-emu)"; exit 1; }
+[ -f "$fw" ] || { echo "usb-test: $fw is missing (make firmware)"; exit 1; }
+
+# same NAME A.json B.json: identical statistics but for what measures the host or the link
+same() {
+	if python3 - "$2" "$3" >"$tmp/cmp" 2>&1 <<'PY'; then ok; else bad "$1: statistics differ"; cat "$tmp/cmp"; fi
+import json, sys
+SKIP = {"target", "host_seconds", "warp_insts_per_second", "sim_cycles_per_second", "link_cycles", "link"}
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k not in SKIP}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+def diff(a, b, path, out):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            diff(a.get(k, "(missing)"), b.get(k, "(missing)"), path + "." + k, out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, "%s[%d]" % (path, i), out)
+    elif a != b:
+        out.append("%s: gpu %s, usb %s" % (path, a, b))
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])
+out = []
+diff(a, b, "", out)
+for line in out[:20]:
+    print("  " + line)
+if not a.get("totals", {}).get("cycles"):
+    print("  no cycles in the statistics")
+    out.append("")
+sys.exit(1 if out else 0)
+PY
+}
+
+# figures NAME USB.json EMU.json: cycles, frames and bytes through the emulated path per second
+figures() {
+	python3 - "$@" <<'PY'
+import json, sys
+n, u, e = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+l = u["target_counters"]["link"]
+frames = l["tx_frames"] + l["tx_control"] + l["rx_frames"] + l["rx_control"]
+mb = (e["out_bytes"] + e["in_bytes"]) / 1e6
+t = e["busy_seconds"] or 1e-9
+print("usb-test: %-10s %8d cycles  %6.2f s  %6d frames %7.3f MB  %7.0f frames/s %6.3f MB/s  fw loaded %d"
+      % (n, u["totals"]["cycles"], e["wall_seconds"], frames, mb, frames / t, mb / t,
+         l["usb"]["firmware_loaded"]))
+if not l["usb"]["firmware_loaded"]:
+    sys.exit(1)
+PY
+}
+
+# 1. every kernel program on gpu and usb, side by side
+for k in "$build"/kernels/*; do
+	[ -x "$k" ] || continue
+	n=$(basename "$k")
+	if [ -n "$kernels" ] && ! grep -qw "$n" <<<"$kernels"; then continue; fi
+	"$k" --target gpu --size small --json "$tmp/$n.gpu.json" >"$tmp/$n.gpu.log" 2>&1 &
+	gpid=$!
+	if umockdev-wrapper "$emu" --firmware="$fw" --stats="$tmp/$n.emu.json" -- \
+		"$k" --target usb --size small --json "$tmp/$n.usb.json" >"$tmp/$n.usb.log" 2>&1; then
+		ok
+	else
+		bad "$n on usb"; tail -20 "$tmp/$n.usb.log"
+	fi
+	if wait $gpid; then ok; else bad "$n on gpu"; tail -20 "$tmp/$n.gpu.log"; fi
+	[ -f "$tmp/$n.usb.json" ] && [ -f "$tmp/$n.gpu.json" ] || continue
+	same "$n" "$tmp/$n.gpu.json" "$tmp/$n.usb.json"
+	if figures "$n" "$tmp/$n.usb.json" "$tmp/$n.emu.json"; then ok; else bad "$n: the firmware was not loaded"; fi
+done
+
+# 2. the device disappears after 20000 bytes from the board: a clear link error, status 1..
+k=$build/kernels/$unplug_kernel
+if [ ! -x "$k" ]; then
+	:
+elif umockdev-wrapper "$emu" --firmware="$fw" --unplug-after=20000 -- "$k" --target usb --size small \
+	>"$tmp/unplug.log" 2>&1; then
+	bad "$unplug_kernel with the device unplugged mid-run passed"
+elif grep -q "disappeared" "$tmp/unplug.log"; then
+	ok
+	echo "usb-test: unplugged mid-run: $(grep -m1 -o "[^:]*board link:.*" "$tmp/unplug.log" | cut -c1-150)"
+else
+	bad "$unplug_kernel unplugged: no message naming the vanished device"; tail -10 "$tmp/unplug.log"
+fi
+
+echo "usb-test: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,181 @@
+# The FPGA flows (docs/fpga.md). Included by the top-level Makefile; adds to rtl-test::.
+#   make fpga            iCE40 UP5K (iCEBreaker): yosys synth_ice40 -> nextpnr-ice40 with
+#                        constraints/ice40-up5k-icebreaker.pcf -> icepack, of rtl/wg_ice40_top.sv
+#                        (the FX2 loop-back: the SM does not fit an iCE40); prints utilisation
+#                        and post-route Fmax; fails on a latch, on the design not fitting, or on
+#                        IFCLK's Fmax below 48 MHz. About 10 s. In `make test`.
+#   make fpga-xc7        yosys synth_xilinx estimate of one SM of the `arty` configuration
+#                        (configs/boards.mk) against the XC7A100T: LUT/FF/BRAM/DSP used and
+#                        available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
+#   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
+#                        FPGA_BLOCKS_BOARD (default arty): the cost table of docs/fpga.md
+#   make fpga-configs    build/fpga/<board>.cfg: the host configuration of each board
+#   make fpga-lint       verilator --lint-only -Wall of one SM with each board's parameters
+#   make fpga-arty       Vivado batch build of the Arty A7 bitstream (where Vivado is installed)
+#   make fx2-loop-test   tests/rtl/test_fx2_loop.cpp (in `make test`)
+#   make program-ice40   load build/fpga/ice40/wg_ice40_top.bin into the iCEBreaker's FPGA
+#                        (iceprog -S: SRAM, lost at power-off)
+# The Arty A7 bitstream is Vivado's (constraints/arty-a7-100t.tcl, not run here); `make
+# program` (sim/jtag.mk) loads it over the board's FT2232H.
+
+include configs/boards.mk
+
+YOSYS       ?= yosys
+NEXTPNR     ?= nextpnr-ice40
+ICEPACK     ?= icepack
+ICEPROG     ?= iceprog
+FPGA_DIR    := $(BUILD)/fpga
+
+# --- iCE40 --------------------------------------------------------------------
+ICE40_TOP   := wg_ice40_top
+ICE40_DEV   := --up5k --package sg48
+ICE40_PCF   := constraints/ice40-up5k-icebreaker.pcf
+ICE40_MHZ   := 48
+ICE40_DIR   := $(FPGA_DIR)/ice40
+ICE40_RTL    = $(shell scripts/rtl-deps.py $(ICE40_TOP))
+ICE40_BIN   := $(ICE40_DIR)/$(ICE40_TOP).bin
+# Device capacity (UP5K): logic cells, 4 Kbit block RAMs, SPRAM, DSP, IO.
+ICE40_CAP   := LC=5280 RAM=30 SPRAM=4 DSP=8
+
+.PHONY: fpga fpga-xc7 fpga-blocks fpga-configs fx2-loop-test program-ice40
+
+ICE40_YS = read_verilog -sv $(ICE40_RTL); synth_ice40 -top $(ICE40_TOP) -json $@.tmp; check -assert; \
+           tee -q -o $(ICE40_DIR)/yosys.stat stat
+
+$(ICE40_DIR)/$(ICE40_TOP).json: $(ICE40_RTL) sim/fpga.mk
+	@mkdir -p $(@D)
+	@echo "YOSYS synth_ice40 $(ICE40_TOP)"
+	@$(YOSYS) -q -l $(ICE40_DIR)/yosys.log -p '$(ICE40_YS)' >/dev/null 2>&1 || { tail -20 $(ICE40_DIR)/yosys.log; rm -f $@.tmp; exit 1; }
+	@if grep -aq "Latch inferred" $(ICE40_DIR)/yosys.log; then grep -a "Latch inferred" $(ICE40_DIR)/yosys.log; \
+		rm -f $@.tmp; exit 1; fi
+	@mv $@.tmp $@
+
+# nextpnr fails by itself when the design does not fit or a pin is not in the PCF. A fixed
+# seed keeps the figures reproducible.
+$(ICE40_DIR)/$(ICE40_TOP).asc: $(ICE40_DIR)/$(ICE40_TOP).json $(ICE40_PCF)
+	@echo "NEXTPNR $(ICE40_DEV) $(ICE40_PCF)"
+	@$(NEXTPNR) $(ICE40_DEV) --pcf $(ICE40_PCF) --json $< --asc $@.tmp --freq $(ICE40_MHZ) --seed 1 \
+		-l $(ICE40_DIR)/nextpnr.log >/dev/null 2>&1 || { grep -E "ERROR|Error" $(ICE40_DIR)/nextpnr.log | head; \
+		rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
+
+$(ICE40_BIN): $(ICE40_DIR)/$(ICE40_TOP).asc
+	@$(ICEPACK) $< $@
+
+# Utilisation and Fmax from nextpnr's log; IFCLK (the FX2 interface) must reach 48 MHz.
+fpga: $(ICE40_BIN)
+	@echo "iCE40 UP5K ($(ICE40_TOP), $(ICE40_PCF)): $(ICE40_BIN), $$(stat -c %s $(ICE40_BIN)) bytes"
+	@sed -n '/Device utilisation:/,/^Info: *$$/p' $(ICE40_DIR)/nextpnr.log | grep -E '^Info:[[:space:]]+[A-Z_]+:' \
+		| sed 's/^Info:[[:space:]]*/  /'
+	@grep -E "Max frequency for clock" $(ICE40_DIR)/nextpnr.log | tail -n 2 | sed 's/^Info: /  /'
+	@f=$$(grep -E "Max frequency for clock +'fx2_ifclk" $(ICE40_DIR)/nextpnr.log | tail -1 \
+		| sed -E 's/.*: ([0-9.]+) MHz.*/\1/'); \
+	[ -n "$$f" ] || { echo "fpga: no Fmax for fx2_ifclk_i in $(ICE40_DIR)/nextpnr.log"; exit 1; }; \
+	awk -v f="$$f" -v t=$(ICE40_MHZ) 'BEGIN { if (f + 0 < t) { printf "fpga: IFCLK Fmax %s MHz < %d MHz\n", f, t; exit 1 } }'
+
+program-ice40: $(ICE40_BIN)
+	@command -v $(ICEPROG) >/dev/null || { echo "program-ice40: $(ICEPROG) not found (Debian package fpga-icestorm)"; exit 1; }
+	$(ICEPROG) -S $(ICE40_BIN)
+
+# --- Arty A7-100T with Vivado (not installed here) -----------------------------------------
+# The GPU's board top with the `arty` parameter set, or the loop-back bring-up image
+# (FPGA_ARTY_TOP=wg_arty_loop_top, no parameters); bitstream and reports in build/board/,
+# where `make program` (sim/jtag.mk) looks for it.
+VIVADO        ?= vivado
+FPGA_ARTY_TOP ?= wg_board_top
+FPGA_ARTY_PARAMS = $(if $(filter wg_board_top,$(FPGA_ARTY_TOP)),\
+                   $(call board_params,arty,NUM_SMS $(BOARD_GPU_NAMES)))
+.PHONY: fpga-arty
+fpga-arty:
+	@command -v $(VIVADO) >/dev/null || { echo "fpga-arty: $(VIVADO) not found: the Arty A7 bitstream needs Vivado" \
+		"(constraints/arty-a7-100t.tcl, docs/fpga.md section 6); make fpga-xc7 gives yosys' estimate"; exit 1; }
+	@[ -f rtl/$(FPGA_ARTY_TOP).sv ] || { echo "fpga-arty: no rtl/$(FPGA_ARTY_TOP).sv"; exit 1; }
+	@mkdir -p $(BUILD)/board
+	$(VIVADO) -mode batch -nojournal -log $(BUILD)/board/vivado.log -source constraints/arty-a7-100t.tcl \
+		-tclargs $(BUILD)/board $(FPGA_ARTY_TOP) $(FPGA_ARTY_PARAMS)
+
+# --- Artix-7 estimate ---------------------------------------------------------
+FPGA_XC7_BOARD   ?= arty
+FPGA_XC7_TIMEOUT ?= 5400
+XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)
+XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
+# XC7A100T capacity: LUT, FF, RAMB36 (a RAMB18 counts half), DSP48E1.
+XC7_CAP          := 63400 126800 135 240
+
+XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
+         synth_xilinx -family xc7 -top wg_sm; check -assert; tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm
+
+fpga-xc7:
+	@mkdir -p $(XC7_DIR)
+	@echo "YOSYS synth_xilinx wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
+	@start=$$(date +%s); \
+	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p '$(XC7_YS)' >/dev/null 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
+	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
+	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
+	echo "synth_xilinx: $$t s"; \
+	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP)
+
+# --- per-block table ----------------------------------------------------------
+FPGA_BLOCKS_BOARD ?= arty
+FPGA_BLOCKS ?= wg_warp_sched wg_barrier wg_sreg wg_simt_stack wg_fetch wg_cta_ctrl wg_dmem \
+               wg_coalescer wg_l1 wg_smem wg_exec_pipe wg_lsu
+fpga-blocks:
+	@nice -n 10 scripts/fpga-blocks.sh $(FPGA_DIR)/blocks-$(FPGA_BLOCKS_BOARD) \
+		"$(FPGA_BOARD_$(FPGA_BLOCKS_BOARD))" $(FPGA_BLOCKS)
+
+# --- the board sets elaborate ------------------------------------------------------
+# verilator --lint-only -Wall of one SM with each board's parameters (about a minute each).
+.PHONY: fpga-lint
+define fpga_lint_one
+	@echo "LINT wg_sm, board $(1)"
+	@$(VERILATOR) --lint-only -Wall -Irtl $(wildcard rtl/*.vlt) $(XC7_RTL) --top-module wg_sm \
+		$(call board_vflags,$(1),$(BOARD_SM_NAMES))
+
+endef
+fpga-lint:
+	$(foreach b,$(FPGA_BOARDS),$(call fpga_lint_one,$(b)))
+
+# --- host configurations --------------------------------------------------------
+# The keys the host checks against HELLO (docs/board.md section 5) and the ones that must
+# agree with them (threads per CTA, shared-memory split and L1 geometry: the 16 KB L1 split).
+$(FPGA_DIR)/%.cfg: configs/boards.mk sim/fpga.mk
+	@mkdir -p $(@D)
+	@[ -n "$(FPGA_BOARD_$*)" ] || { echo "no board configuration '$*' in configs/boards.mk"; exit 1; }
+	@d=$(call board_param,$*,DMEM_BYTES); s=$(call board_param,$*,L1_SETS); \
+	{ echo "# Board '$*', generated from configs/boards.mk by make fpga-configs: do not edit."; \
+	  echo "name                = $*"; \
+	  echo "n_sm                = $(call board_param,$*,NUM_SMS)"; \
+	  echo "max_warps_per_sm    = $(call board_param,$*,NUM_WARPS)"; \
+	  echo "max_threads_per_cta = $$(( $(call board_param,$*,NUM_WARPS) * 32 ))"; \
+	  echo "max_ctas_per_sm     = $(call board_param,$*,NUM_CTAS)"; \
+	  echo "regs_per_sm         = $(call board_param,$*,NUM_REGS)"; \
+	  echo "reg_banks           = $(call board_param,$*,RF_BANKS)"; \
+	  echo "simd_width          = $(call board_param,$*,SIMD_WIDTH)"; \
+	  echo "simd_units          = $(call board_param,$*,NUM_SIMD)"; \
+	  echo "schedulers          = $(call board_param,$*,NUM_SIMD)"; \
+	  echo "shmem_l1_bytes      = $$d"; \
+	  echo "shmem_bytes         = $$(( d * 3 / 4 ))"; \
+	  echo "dl1                 = $$s:128:$$(( d / 4 / 128 / s ))"; \
+	} > $@
+
+fpga-configs: $(foreach b,$(FPGA_BOARDS),$(FPGA_DIR)/$(b).cfg)
+	@for b in $(FPGA_BOARDS); do echo "$(FPGA_DIR)/$$b.cfg"; done
+
+# --- the loop-back's test -----------------------------------------------------------
+FX2L_DIR := $(BUILD)/rtl/fx2_loop
+FX2L_SIM := $(FX2L_DIR)/test_fx2_loop
+FX2L_RTL  = $(shell scripts/rtl-deps.py wg_fx2_loop)
+FX2L_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim"
+
+$(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/harness.h sim/fpga.mk
+	@mkdir -p $(@D)
+	@echo "VERILATE test_fx2_loop"
+	@$(VERILATOR) $(FX2L_VFLAGS) --top-module wg_fx2_loop --Mdir $(@D) -o test_fx2_loop \
+		$(wildcard rtl/*.vlt) $(FX2L_RTL) $(abspath tests/rtl/test_fx2_loop.cpp) \
+		>$(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
+
+fx2-loop-test: $(FX2L_SIM)
+	$(FX2L_SIM)
+
+rtl-test:: fx2-loop-test fpga
