@@ -61,7 +61,7 @@ namespace {
 
 constexpr int kEinval = -1;   // WG_EINVAL
 constexpr int kEnomem = -2;   // WG_ENOMEM
-constexpr uint32_t kCfgPgCtrl = 17; // wg_sm_pkg::CFG_PG_CTRL
+constexpr uint32_t kCfgPgCtrl = 21; // wg_sm_pkg::CFG_PG_CTRL
 constexpr uint32_t kPgClose = 1u << 8, kPgClear = 1u << 9;
 
 struct Launch {

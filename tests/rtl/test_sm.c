@@ -478,10 +478,10 @@ static int run_rtl(struct wgsim *s, struct wg_gmem *g, const struct wg_kernel *k
 	wgsim_cfg_write(s, 15, 0);
 	wgsim_cfg_write(s, 16, g_l1ctrl | 4); /* L1 mode and split; start empty */
 	if (g_pg) {
-		wgsim_cfg_write(s, 17, 1u | (g_pg_blackout ? 8u : 0)); /* PG_CTRL: lanes, blackout */
-		wgsim_cfg_write(s, 18, g_pg_bet);
-		wgsim_cfg_write(s, 19, g_pg_idle);
-		wgsim_cfg_write(s, 20, g_pg_wake);
+		wgsim_cfg_write(s, 21, 1u | (g_pg_blackout ? 8u : 0)); /* PG_CTRL: lanes, blackout */
+		wgsim_cfg_write(s, 22, g_pg_bet);                      /* PG_BET */
+		wgsim_cfg_write(s, 23, g_pg_idle);                     /* PG_IDLE */
+		wgsim_cfg_write(s, 24, g_pg_wake);                     /* PG_WAKE */
 	}
 	wgsim_imem_write(s, 0, k->code, k->ninsns);
 	wgsim_cmem_write(s, t->params, k->param_bytes);
