@@ -67,7 +67,7 @@ static const struct key_desc keys[] = {
 	U32("pg_issue_ctrl", pg_issue_ctrl, 0, 1, "power gating: warp issue control on"),
 	U32("pg_compaction", pg_compaction, 0, 1, "power gating: thread compaction on"),
 	U32("pg_blackout", pg_blackout, 0, 1, "power gating: a gated lane stays off at least bet_cycles"),
-	U32("pg_slice_cycles", pg_slice_cycles, 1, 1000000, "power gating: issue-control time slice"),
+	U32("pg_slice_cycles", pg_slice_cycles, 1, 65535, "power gating: issue-control time slice (16-bit PG_SLICE)"),
 	STR("pg_down_pct", pg_down_pct, "power gating: utilisation bands of S1, S2, S3 (percent list)"),
 	STR("pg_up_pct", pg_up_pct, "power gating: up thresholds of S2, S3, S4 (percent list)"),
 	F64("pg_lane_leak_mw", pg_lane_leak_mw, 0.0, 1e6, "leakage power of one powered lane, mW"),
@@ -202,6 +202,12 @@ int wg_config_set(struct wg_config *c, const char *key, const char *value, char 
 
 			if (wg_config_parse_pct3(value, pct, msg, sizeof(msg))) {
 				snprintf(err, errlen, "%s: %s", key, msg);
+				return WG_ECONFIG;
+			}
+			/* the bands of S1, S2, S3 are floors of one scale: they must not increase */
+			if (key[3] == 'd' && !(pct[0] >= pct[1] && pct[1] >= pct[2])) {
+				snprintf(err, errlen, "%s: '%s' increases; the floors of S1, S2, S3 must not (e.g. 75,50,25)",
+				         key, value);
 				return WG_ECONFIG;
 			}
 		}

