@@ -42,7 +42,10 @@ run() {
 same() {
 	if python3 - "$2" "$3" >"$tmp/cmp" 2>&1 <<'PY'; then ok; else bad "$1: statistics differ"; cat "$tmp/cmp"; fi
 import json, sys
-SKIP = {"target", "host_seconds", "warp_insts_per_second", "sim_cycles_per_second", "link_cycles", "link"}
+SKIP = {"target", "host_seconds", "warp_insts_per_second", "sim_cycles_per_second", "link_cycles", "link",
+        # the SMs' execution counters (CNT_READ page 1, docs/gpu.md): the link's CNT_READ record
+        # has no page field yet, so the board target does not read them (docs/gpu-target.md)
+        "branch", "divergent_branch", "thread_inst_by_class", "local_load_bytes", "local_store_bytes"}
 def strip(v):
     if isinstance(v, dict):
         return {k: strip(x) for k, x in v.items() if k not in SKIP}
