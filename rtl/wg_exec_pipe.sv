@@ -57,6 +57,7 @@ module wg_exec_pipe #(
   input  wire logic                  compact_i,       // thread compaction
   input  wire logic                  remote_i,        // SIMD instructions go to the other unit
   input  wire logic                  remote_split_i,  // ... which runs split
+  input  wire logic                  simd_lanes_ok_i, // the lanes a SIMD dispatch may use are powered
   output logic [SIMD_WIDTH-1:0]      lane_busy_o,     // this pipe's unit's lanes computing
 
   // Remote issue to the other pipe's unit (xo) and from the other pipe (xi).
@@ -313,11 +314,11 @@ module wg_exec_pipe #(
   assign slot_ok = !ring_v_q[rptr_q + d_lat];
 
   // The unit's input: this pipe's instruction, or the other pipe's (round robin).
-  assign own_req    = d_valid && d_simd && ring_ok && !remote_i;
+  assign own_req    = d_valid && d_simd && ring_ok && !remote_i && simd_lanes_ok_i;
   assign gnt_x      = xi_valid_i && (!own_req || xpri_q);
   assign xi_ready_o = simd_ready && gnt_x;
   assign unit_fire  = simd_ready && (own_req || gnt_x);
-  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i;
+  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i && simd_lanes_ok_i;
 
   assign simd_fire = remote_i ? (xo_valid_o && xo_ready_i) : (own_req && simd_ready && !gnt_x);
   assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i) ||

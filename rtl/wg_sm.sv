@@ -423,6 +423,18 @@ module wg_sm #(
     assign pg_stall[k] = pg_block[k] && is_ready[k];
   end
 
+  // The split, the compaction and the unit an instruction runs on are taken at its dispatch,
+  // which can come after a slice boundary changed them: with the section 3 modes on, a SIMD
+  // dispatch waits until every lane in use of its unit is powered, and work waiting for
+  // dispatch demands those lanes (below), so they wake.
+  logic [NUM_SIMD-1:0] pg_lanes_ok;
+  for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_lanes_ok
+    logic [SIMD_WIDTH-1:0] use_k, on_k;
+    assign use_k = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+    assign on_k  = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+    assign pg_lanes_ok[k] = !pg_modes || (use_k & ~on_k) == '0;
+  end
+
   // Per unit: the demand of the schedulers whose instructions run on it, and the lanes held
   // powered (work issued, not yet dispatched). With the section 3 modes on, a unit with any
   // such work holds all its lanes in use (pipe 1's work counts on unit 0 while remote).
@@ -432,17 +444,22 @@ module wg_sm #(
     for (int k = 0; k < 32'(NUM_SIMD); k++) begin
       if (pg_remote[k]) begin
         pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (pg_modes && pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0)
-          pg_hold[0 +: SIMD_WIDTH] = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
+        if (pg_modes && pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0) begin
+          pg_hold[0 +: SIMD_WIDTH]   = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
+          pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
+        end
       end else begin
         pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
                                                 pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
         if (!pg_modes)
           pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
                                                 pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH];
-        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0)
-          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0) begin
+          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH]   = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
+                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+          pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
+                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+        end
       end
     end
   end
@@ -717,6 +734,7 @@ module wg_sm #(
       .compact_i       (pg_compact),
       .remote_i        (!pg_unit_on[k]),
       .remote_split_i  (pg_split[0]),
+      .simd_lanes_ok_i (pg_lanes_ok[k]),
       .lane_busy_o     (lane_busy[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .xo_valid_o      (xo_valid[k]),
       .xo_ready_i      (xo_ready[k]),
