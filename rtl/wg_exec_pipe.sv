@@ -153,7 +153,8 @@ module wg_exec_pipe #(
   // Power gating (docs/power-gating.md section 2): lanes of the SIMD unit that hold work,
   // and lanes that must stay powered (issued SIMD work not yet finished).
   output logic [SIMD_WIDTH-1:0]      lane_work_o,
-  output logic [SIMD_WIDTH-1:0]      lane_hold_o
+  output logic [SIMD_WIDTH-1:0]      lane_hold_o,
+  output logic                       simd_pend_o      // SIMD instructions issued, not dispatched
 );
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
@@ -406,6 +407,7 @@ module wg_exec_pipe #(
   end
 
   assign lane_work_o = s_lane_work;
+  assign simd_pend_o = pend_cnt_q != '0;
   assign lane_hold_o = pend_lanes_q | s_lane_work | (simd_ready ? '0 : '1);
 
   assign lane_busy_o = s_lane_busy;

@@ -400,7 +400,7 @@ module wg_sm #(
   // powered; a cycle in which only that holds it back is a wake-up stall.
   logic                 pg_modes;
   logic [NL-1:0]        pg_need, pg_hold_raw;
-  logic [NUM_SIMD-1:0]  pg_remote;
+  logic [NUM_SIMD-1:0]  pg_remote, pg_pend;
   assign pg_modes = pg_issue_en || pg_compact;
   for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
     wg_sm_pkg::uop_t       ku;
@@ -444,7 +444,7 @@ module wg_sm #(
     for (int k = 0; k < 32'(NUM_SIMD); k++) begin
       if (pg_remote[k]) begin
         pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (pg_modes && pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0) begin
+        if (pg_modes && (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k])) begin
           pg_hold[0 +: SIMD_WIDTH]   = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
           pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
         end
@@ -454,7 +454,7 @@ module wg_sm #(
         if (!pg_modes)
           pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
                                                 pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH];
-        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0) begin
+        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k]) begin
           pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH]   = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
                                                   pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
           pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
@@ -807,7 +807,8 @@ module wg_sm #(
       .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
       .cnt_wr_conf_o   (wr_conf[k*32 +: 32]),
       .lane_work_o     (pg_work[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .lane_hold_o     (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH])
+      .lane_hold_o     (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .simd_pend_o     (pg_pend[k])
     );
   end
 

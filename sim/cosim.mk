@@ -25,8 +25,10 @@ cosim: $(COSIM)
 # a state change every few instructions), compaction on, and both. Not part of make test
 # (about 10 minutes); make pg-test PG_SEEDS=N for more seeds.
 PG_SEEDS ?= 20
-PG_POLICIES := pg_issue_ctrl=1 pg_issue_ctrl=1,pg_slice_cycles=7 pg_compaction=1 \
-               pg_issue_ctrl=1,pg_compaction=1,pg_slice_cycles=7
+PG_POLICIES := pg_issue_ctrl=1,pg_compaction=1,pg_slice_cycles=7 pg=normal \
+               pg=normal,pg_blackout=1,idle_detect_cycles=0,wakeup_cycles=0,bet_cycles=7 \
+               pg=issue,pg_slice_cycles=7 pg=comp pg=mix,pg_slice_cycles=7,pg_blackout=1 \
+               pg=mix,pg_unit=1,pg_core=1,wakeup_cycles=20
 .PHONY: pg-test
 pg-test: $(COSIM) $(KERNEL_BINS)
 	@set -e; for p in $(PG_POLICIES); do \
