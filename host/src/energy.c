@@ -294,8 +294,16 @@ static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_par
 	wg_json_u64(j, "core_active_cycles", c->core_active);
 	wg_json_u64(j, "core_sleep_cycles", c->core_sleep);
 	wg_json_begin_object(j, "energy_pj");
+	wg_json_double(j, "leak_lane_cycle", wg_energy_leak_pj(p));
+	wg_json_double(j, "sleep_leak_pct", p->sleep_leak_pct);
 	wg_json_double(j, "gate_event", e.gate_pj);
 	wg_json_double(j, "dynamic", e.dynamic_pj);
+	/* the classes the model prices (pg_dyn_pj > 0): thread operations x pJ each */
+	wg_json_begin_object(j, "dynamic_by_class");
+	for (i = 0; i < WG_CLASS_COUNT; i++)
+		if (p->dyn_pj[i] > 0.0)
+			wg_json_double(j, wg_class_name(i), (double)c->thread_ops[i] * p->dyn_pj[i]);
+	wg_json_end_object(j);
 	wg_json_double(j, "leak_nogating", e.leak_nogating_pj);
 	wg_json_double(j, "leak_gated", e.leak_gated_pj);
 	wg_json_double(j, "overhead", e.overhead_pj);

@@ -334,6 +334,9 @@ static void json_has_the_metric_and_the_curve(void **state)
 	f->c.active = 16384 - 7155;
 	f->c.idle = 7155;
 	six_intervals(&f->c);
+	f->c.thread_ops[WG_CLASS_INT] = 100;
+	f->c.thread_ops[WG_CLASS_FP] = 50;
+	f->c.thread_ops[WG_CLASS_SFU] = 7; /* not priced by these parameters: no member */
 	wg_json_init(&j, out);
 	wg_json_begin_object(&j, NULL);
 	assert_int_equal(wg_power_to_json(&f->c, &f->p, &j), 0);
@@ -341,6 +344,16 @@ static void json_has_the_metric_and_the_curve(void **state)
 	wg_json_finish(&j);
 	fclose(out);
 	assert_non_null(strstr(buf, "\"bet\": 100,"));
+	/* the energy model's inputs and the dynamic energy per class: 2 mW at 500 MHz = 4 pJ a
+	 * lane-cycle, 25 % left asleep; int 100 x 1 pJ, fp 50 x 2 pJ */
+	assert_non_null(strstr(buf, "\"leak_lane_cycle\": 4,"));
+	assert_non_null(strstr(buf, "\"sleep_leak_pct\": 25,"));
+	assert_non_null(strstr(buf, "\"dynamic\": 200,"));
+	assert_non_null(strstr(buf, "\"int\": 100,"));
+	assert_non_null(strstr(buf, "\"fp\": 100\n"));
+	assert_null(strstr(buf, "\"sfu\""));
+	/* overhead: no events here; leak without gating 16384 x 4 */
+	assert_non_null(strstr(buf, "\"leak_nogating\": 65536,"));
 	assert_non_null(strstr(buf, "\"oracle_saved\": 6749,"));
 	assert_non_null(strstr(buf, "\"oracle_share\": 0.41192626953125,"));
 	/* 6749 / 16384 above; BET 1000: 24 + 25 + 4000 = 4049, / 16384. */
