@@ -74,8 +74,8 @@ out=$top/bet
 "$build/warpgate" experiment bet --kernels vecadd --size small --out "$out" --no-plots >"$out.log" 2>&1 ||
 	{ cat "$out.log"; fail "warpgate experiment bet exited non-zero"; }
 csv=$out/bet.csv
-[ "$(tail -n +2 "$csv" | cut -d, -f3 | tr '\n' ' ')" = "1 2 5 10 20 50 100 200 500 1000 " ] ||
-	fail "bet: the curve's BETs are $(tail -n +2 "$csv" | cut -d, -f3 | tr '\n' ' '), expected 1 2 5 ... 1000"
+[ "$(tail -n +2 "$csv" | cut -d, -f3 | tr '\n' ' ')" = "1 2 5 10 20 50 100 200 500 1000 1024 " ] ||
+	fail "bet: the curve's BETs are $(tail -n +2 "$csv" | cut -d, -f3 | tr '\n' ' '), expected 1 2 5 ... 1000 1024"
 tail -n +2 "$csv" | awk -F, '$2 != "ok" { exit 1 } NR > 1 && ($4 > o + 1e-12 || $5 >= on) { exit 1 } { o = $4; on = $5 }' ||
 	fail "bet: a failed row, or a share that does not fall as the BET grows"
-echo "experiment-test: bet CSV checked (10 BETs, oracle and online shares fall with the BET)"
+echo "experiment-test: bet CSV checked (11 BETs, oracle and online shares fall with the BET)"
