@@ -16,7 +16,7 @@ RUN_OPTS ?=
 # make run: warpgate experiment RUN_EXPERIMENTS on RUN_KERNELS at RUN_EXP_SIZE, RUN_JOBS
 # runs at once, each on its default target (sim for simd and bet, gpu for cta) or on
 # RUN_TARGET; CSV, tables and plots in RUN_OUT/EXPERIMENT (docs/experiments.md section 5).
-RUN_EXPERIMENTS ?= simd cta
+RUN_EXPERIMENTS ?= simd bet cta
 RUN_TARGET ?=
 RUN_KERNELS ?= vecadd,matmul,reduce,saxpy
 RUN_EXP_SIZE ?= small
