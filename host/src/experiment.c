@@ -687,6 +687,7 @@ int wg_exp_write_plots(const struct wg_exp *e, const char *dir)
 			            "set ylabel \"%% of lane-cycles\"\n"
 			            "set xlabel \"BET (cycles)\"\n"
 			            "set logscale x\n"
+			            "set autoscale xfix\n"
 			            "set style data linespoints\n"
 			            "plot for [c=2:%zu] \"bet_%s.dat\" using 1:c title columnheader(c)\n",
 			        which[w], w ? "online controller of the run: sleep - events x BET" :
