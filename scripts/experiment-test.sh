@@ -68,7 +68,7 @@ done
 [ "$(field off 8),$(field off 9),$(field off 13),$(field off 15)" = "0,0,0.000000,0.000" ] ||
 	fail "simd off: sleep, events, online share, energy saving $(field off 8),$(field off 9),$(field off 13),$(field off 15), expected 0"
 echo "experiment-test: simd CSV checked (5 policies; vecadd small, saved % oracle / online and slowdown:" \
-	"$(awk -F, 'NR > 2 { printf "%s%s %.1f/%.1f %.3f", NR > 3 ? "; " : "", $2, 100 * $14, 100 * $13, $5 }' "$csv"))"
+	"$(awk -F, 'NR > 2 { printf "%s%s %.1f/%.1f %.3f", (NR > 3 ? "; " : ""), $2, 100 * $14, 100 * $13, $5 }' "$csv"))"
 
 # bet: one run under normal; the oracle's net saving cannot grow with the BET (each interval
 # gives max(0, L - B)), and the online figure falls by events / lane-cycles per cycle of BET.
