@@ -150,14 +150,19 @@ module wg_board_core #(
   // The debug port's write: held in the GPU's clock domain like a host command, offered to
   // wg_gpu (as CFG to every SM) only while no host command is held and the GPU either runs
   // target time at the coming edge or holds no work, so the set-up edge it causes is a
-  // cycle of target time or changes nothing but the register.
-  logic       jhold_valid_q, jsel, gpu_cmd_valid;
+  // cycle of target time or changes nothing but the register. "No work" is registered at
+  // each GPU edge (no SM busy before an edge that ran no target time: such an edge cannot
+  // make an SM busy, so none is busy after it either); taken from wg_gpu's busy mask directly
+  // it would make the command's valid depend on the SMs' outputs.
+  logic       jhold_valid_q, jsel, gpu_cmd_valid, jidle_q;
   logic [4:0] jhold_addr_q;
   logic [31:0] jhold_data_q;
   logic [NUM_SMS-1:0] gpu_busy;
 
   assign jcfg_ready_o = gpu_act && !jhold_valid_q;
-  assign jsel         = jhold_valid_q && !hold_valid_q && (running_o || gpu_busy == '0);
+  assign jsel         = jhold_valid_q && !hold_valid_q && (running_o || jidle_q);
+
+  always_ff @(posedge clk_gpu) jidle_q <= rst_gpu_nq && gpu_busy == '0 && !running_o;
 
   always_ff @(posedge clk_gpu) begin
     if (!rst_gpu_nq) begin

@@ -25,9 +25,9 @@
 // Power-gating controls (docs/usb.md section 2.1): a JTAG write to CTL0..7 is forwarded once
 // to every SM's kernel register (CTL0..3: PG_CTRL, PG_BET, PG_IDLE, PG_WAKE = 21..24;
 // CTL4..7: PG_ISSUE, PG_SLICE, PG_DOWN, PG_UP = 17..20) through the core's debug command
-// port. One write is in flight at a time: a further CTL write waits on the register bus
-// (the DTM shows BUSY, the host's scan is repeated) until the previous one has been handed
-// to the core.
+// port. Each control has a pending bit, set by a write and cleared when the core takes the
+// write (with the register's value at that time): a control written again before its write
+// was taken is delivered once, with the later value; pending controls go in index order.
 `default_nettype none
 
 `ifndef WG_GPU_NUM_SMS
@@ -258,7 +258,7 @@ module wg_board_top #(
     n_jcfg_at_q[63:32],      // 16 target cycle of the last one, high word
     n_jcfg_at_q[31:0],       // 15 target cycle at which the GPU took the last one, low word
     n_jcfg_q,                // 14 power-gating control writes from JTAG taken by the GPU
-    {20'b0, ev_kind, jpend_q || jflight_q, core_wait, core_idle, bridge_idle, halted_q, gpu_error, running, failed, up}, // 13 STATUS bits
+    {20'b0, ev_kind, jpend_q != '0 || jflight_q, core_wait, core_idle, bridge_idle, halted_q, gpu_error, running, failed, up}, // 13 STATUS bits
     n_last_exp_q,            // 12 expected value of the last report
     n_last_act_q,            // 11 actual value of the last report
     n_last_rep_q,            // 10 last report: type, seq[19:0], code
@@ -275,7 +275,7 @@ module wg_board_top #(
   };
 
   // ---- JTAG ----
-  logic                           req_valid, req_write;
+  logic                           req_valid, req_ready, req_write;
   logic [wg_jtag_pkg::ADDR_W-1:0] req_addr;
   logic [31:0]                    req_wdata, rsp_rdata;
   logic                           rsp_valid, rsp_ready, rsp_err;
@@ -284,7 +284,6 @@ module wg_board_top #(
   logic [wg_jtag_pkg::SYS_STATUS_W-1:0] jstatus;
   logic [NUM_CTRL*32-1:0]         ctrl;
   logic [NUM_CTRL-1:0]            ctrl_we;
-  logic                           regs_req_valid, regs_req_ready, ctl_wr_req, ctl_wr_hold;
   logic [3:0]                     unused_tap_state;
 
   wg_jtag_tap u_tap (
@@ -298,7 +297,7 @@ module wg_board_top #(
     .clk_i       (ifclk_i),
     .rst_ni      (rst_n),
     .req_valid_o (req_valid),
-    .req_ready_i (regs_req_ready && !ctl_wr_hold),
+    .req_ready_i (req_ready),
     .req_write_o (req_write),
     .req_addr_o  (req_addr),
     .req_wdata_o (req_wdata),
@@ -316,8 +315,8 @@ module wg_board_top #(
   ) u_regs (
     .clk_i       (ifclk_i),
     .rst_ni      (rst_n),
-    .req_valid_i (regs_req_valid),
-    .req_ready_o (regs_req_ready),
+    .req_valid_i (req_valid),
+    .req_ready_o (req_ready),
     .req_write_i (req_write),
     .req_addr_i  (req_addr),
     .req_wdata_i (req_wdata),
@@ -351,44 +350,44 @@ module wg_board_top #(
   );
 
   // ---- power-gating controls: a CTL write goes once to every SM's kernel register ----
-  // One write in flight: jpend_q from the register's write pulse until the core takes it
-  // into its holding register, jflight_q from then until the GPU takes it. A CTL write on the
-  // bus waits while one is pending (other accesses, CTRL.HALT included, pass).
-  logic       jpend_q, jflight_q;
-  logic [2:0] jidx_q;
-  logic [31:0] n_jcfg_q;
-  logic [63:0] n_jcfg_at_q;
-  logic       jtake;
+  // jpend_q[i]: control i written and not yet taken by the core (into its holding register);
+  // jflight_q: one taken and not yet taken by the GPU. The core takes the lowest pending index,
+  // never in a cycle with a write pulse (ctrl_we), so a value is never taken and re-armed at
+  // once.
+  logic [NUM_CTRL-1:0] jpend_q;
+  logic                jflight_q;
+  logic [2:0]          jidx;
+  logic [31:0]         n_jcfg_q;
+  logic [63:0]         n_jcfg_at_q;
+  logic                jtake;
 
-  assign ctl_wr_req  = req_valid && req_write && req_addr[wg_jtag_pkg::ADDR_W-1:8] == wg_jtag_pkg::A_CTL[wg_jtag_pkg::ADDR_W-1:8];
-  assign ctl_wr_hold = ctl_wr_req && (jpend_q || ctrl_we != '0);
-  assign regs_req_valid = req_valid && !ctl_wr_hold;
+  always_comb begin
+    jidx = '0;
+    for (int i = NUM_CTRL - 1; i >= 0; i--) if (jpend_q[i]) jidx = 3'(i);
+  end
 
-  assign jcfg_valid = jpend_q && core_act;
+  assign jcfg_valid = jpend_q != '0 && ctrl_we == '0 && core_act;
   assign jtake      = jcfg_valid && jcfg_ready;
   // CTL0..3 -> kernel registers 21..24, CTL4..7 -> 17..20 (docs/sm.md section 2.1)
-  assign jcfg_addr  = jidx_q[2] ? 5'd13 + 5'(jidx_q) : 5'd21 + 5'(jidx_q);
+  assign jcfg_addr  = jidx[2] ? 5'd13 + 5'(jidx) : 5'd21 + 5'(jidx);
   always_comb begin
     jcfg_data = '0;
-    for (int i = 0; i < NUM_CTRL; i++) if (jidx_q == 3'(i)) jcfg_data = ctrl[i*32 +: 32];
+    for (int i = 0; i < NUM_CTRL; i++) if (jidx == 3'(i)) jcfg_data = ctrl[i*32 +: 32];
   end
 
   always_ff @(posedge ifclk_i) begin
     if (!rst_n) begin
-      jpend_q     <= 1'b0;
+      jpend_q     <= '0;
       jflight_q   <= 1'b0;
-      jidx_q      <= '0;
       n_jcfg_q    <= '0;
       n_jcfg_at_q <= '0;
     end else begin
-      if (ctrl_we != '0) begin
-        jpend_q <= 1'b1;
-        for (int i = 0; i < NUM_CTRL; i++) if (ctrl_we[i]) jidx_q <= 3'(i);
-      end else if (jtake) begin
-        jpend_q <= 1'b0;
+      for (int i = 0; i < NUM_CTRL; i++) begin
+        if (ctrl_we[i])                       jpend_q[i] <= 1'b1;
+        else if (jtake && jidx == 3'(i))      jpend_q[i] <= 1'b0;
       end
-      if (jtake)                           jflight_q <= 1'b1;
-      else if (jcfg_fire && core_act)      jflight_q <= 1'b0;
+      if (jtake)                              jflight_q <= 1'b1;
+      else if (jcfg_fire && core_act)         jflight_q <= 1'b0;
       if (jcfg_fire && core_act) begin
         n_jcfg_q    <= n_jcfg_q + 1'b1;
         n_jcfg_at_q <= cycle;
@@ -403,7 +402,7 @@ module wg_board_top #(
   // Nothing moves but the core's link timers: every other part as for idle_o.
   logic still_but_core;
   assign still_but_core = rst_n && bridge_idle && !halt && !halted_q && !req_valid && !rsp_valid
-                          && !regs_rsp_valid && !jpend_q && ctrl_we == '0;
+                          && !regs_rsp_valid && jpend_q == '0 && ctrl_we == '0;
   assign idle_o = still_but_core && core_idle;
   assign wait_o = still_but_core && core_wait;
 
