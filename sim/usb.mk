@@ -78,9 +78,11 @@ usb-bench: $(FX2_EMU) $(BUILD)/kernels/$(USB_BENCH_KERNEL) $(FW_IHX)
 	@USB_TEST_KERNELS=$(USB_BENCH_KERNEL) USB_TEST_UNPLUG=none scripts/usb-test.sh $(BUILD) | grep -v '^usb-test: [0-9]* passed'
 
 # The top's JTAG register window and the power-gating controls it forwards (docs/usb.md 2.1).
-$(USB_DIR)/test_board_jtag: tests/rtl/test_board_jtag.c sim/fx2_model.c sim/fx2_model.h sim/wgtop.h $(TOP_LIB)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Werror -ffp-contract=off -Isim -Ihost/include -o $@ \
-		tests/rtl/test_board_jtag.c sim/fx2_model.c $(TOP_LIB) -lstdc++ -lz -lpthread -lm
+$(USB_DIR)/test_board_jtag: tests/rtl/test_board_jtag.c sim/fx2_model.c sim/fx2_model.h sim/wgtop.h \
+		host/src/link.c host/src/crc32.c host/src/log.c $(TOP_LIB)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Werror -ffp-contract=off -Isim -Ihost/include -Ihost/src -o $@ \
+		tests/rtl/test_board_jtag.c sim/fx2_model.c host/src/link.c host/src/crc32.c host/src/log.c $(TOP_LIB) \
+		-lstdc++ -lz -lpthread -lm
 
 top-jtag-test: $(USB_DIR)/test_board_jtag
 	$(USB_DIR)/test_board_jtag
