@@ -99,6 +99,8 @@ struct wgsim {
 	std::vector<uint8_t> sh_prev;
 	std::vector<uint64_t> sh_lens; // closed intervals
 	uint64_t sh_cycles = 0;
+	std::vector<uint64_t> pgt;     // lane-activity trace records not yet popped
+	size_t pgt_head = 0;
 };
 
 static void dump(wgsim *s)
@@ -113,11 +115,19 @@ static void dump(wgsim *s)
 // A clock edge with the inputs as they are (reset sweep, histogram reads).
 static void shadow_sample(wgsim *s);
 
+// The trace record offered in the cycle being evaluated (pgt_ready_i is always 1).
+static inline void pgt_sample(wgsim *s)
+{
+	if (s->top->pgt_valid_o)
+		s->pgt.push_back(s->top->pgt_rec_o);
+}
+
 static void raw_tick(wgsim *s)
 {
 	s->top->clk_i = 0;
 	s->top->eval();
 	shadow_sample(s);
+	pgt_sample(s);
 	dump(s);
 	s->top->clk_i = 1;
 	s->top->eval();
@@ -216,6 +226,7 @@ static int cycle(wgsim *s)
 	t->clk_i = 0;
 	t->eval();
 	shadow_sample(s);
+	pgt_sample(s);
 	dump(s);
 
 	bool cta_fire = t->cta_valid_i && t->cta_ready_o;
@@ -298,6 +309,7 @@ int wgsim_create(struct wgsim **sp, const struct wgsim_opts *opts)
 	/* No lane forced off: the power-gating controller drives the lanes. */
 	s->top->pg_re_i = 0;
 	s->top->pg_hist_re_i = 0;
+	s->top->pgt_ready_i = 1;
 	using lane_t = std::remove_reference<decltype(s->top->lane_en_i)>::type;
 	s->top->lane_en_i = static_cast<lane_t>(WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH >= 64
 	                                            ? ~0ull
@@ -624,6 +636,7 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
 	pg->core_sleep = pg_word(s, 0xC03);
 	pg->core_events = pg_word(s, 0xC04);
 	pg->core_wake_stall = pg_word(s, 0xC05);
+	pg->trace_lost = pg_word(s, 0xC07);
 	if (pg_busy(s))
 		return kEinval; // the engines still hold intervals: close first
 	Vwg_sm *t = s->top;
@@ -638,6 +651,26 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
 	t->pg_hist_re_i = 0;
 	t->eval();
 	return 0;
+}
+
+size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max)
+{
+	size_t n = s->pgt.size() - s->pgt_head;
+	if (n > max)
+		n = max;
+	if (n)
+		memcpy(recs, s->pgt.data() + s->pgt_head, n * sizeof(*recs));
+	s->pgt_head += n;
+	if (s->pgt_head == s->pgt.size()) {
+		s->pgt.clear();
+		s->pgt_head = 0;
+	}
+	return n;
+}
+
+size_t wgsim_pgt_pending(const struct wgsim *s)
+{
+	return s->pgt.size() - s->pgt_head;
 }
 
 int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n)

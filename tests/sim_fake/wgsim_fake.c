@@ -329,3 +329,18 @@ int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens,
 	(void)n;
 	return -1; /* no lane states in the fake */
 }
+
+/* Lane-activity trace: the fake has no lanes, so no records. */
+size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max)
+{
+	(void)s;
+	(void)recs;
+	(void)max;
+	return 0;
+}
+
+size_t wgsim_pgt_pending(const struct wgsim *s)
+{
+	(void)s;
+	return 0;
+}
