@@ -63,6 +63,7 @@ constexpr int kEinval = -1;   // WG_EINVAL
 constexpr int kEnomem = -2;   // WG_ENOMEM
 constexpr uint32_t kCfgPgCtrl = 21; // wg_sm_pkg::CFG_PG_CTRL
 constexpr uint32_t kPgClose = 1u << 8, kPgClear = 1u << 9;
+constexpr uint32_t kCfgPgtFrom = 25; // wg_sm_pkg::CFG_PGT_FROM, then PGT_TO, PGT_HI
 
 struct Launch {
 	uint32_t x, y, z, linear;
@@ -101,6 +102,7 @@ struct wgsim {
 	uint64_t sh_cycles = 0;
 	std::vector<uint64_t> pgt;     // lane-activity trace records not yet popped
 	size_t pgt_head = 0;
+	uint32_t pgt_regs[3] = {};     // PGT_FROM, PGT_TO, PGT_HI written at every reset
 };
 
 static void dump(wgsim *s)
@@ -387,6 +389,14 @@ void wgsim_reset(struct wgsim *s)
 	t->rst_ni = 1;
 	s->pg_ctrl = 0;
 	shadow_clear(s);
+	// The trace window, written while the histograms are swept (before the window opens).
+	for (uint32_t i = 0; i < 3; i++) {
+		t->cfg_we_i = 1;
+		t->cfg_addr_i = kCfgPgtFrom + i;
+		t->cfg_wdata_i = s->pgt_regs[i];
+		raw_tick(s);
+	}
+	t->cfg_we_i = 0;
 	// The power-gating histograms are swept after reset (1024 cycles); the window opens then.
 	for (int i = 0; i < 4096 && pg_busy(s); i++)
 		raw_tick(s);
@@ -666,6 +676,17 @@ size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max)
 		s->pgt_head = 0;
 	}
 	return n;
+}
+
+int wgsim_pgt_window(struct wgsim *s, uint64_t from, uint64_t to)
+{
+	constexpr uint64_t kMax = (1ull << 48) - 1;
+	if (!s || from > kMax || to > kMax)
+		return kEinval;
+	s->pgt_regs[0] = (uint32_t)from;
+	s->pgt_regs[1] = (uint32_t)to;
+	s->pgt_regs[2] = (uint32_t)(from >> 32) | (uint32_t)(to >> 32) << 16;
+	return 0;
 }
 
 size_t wgsim_pgt_pending(const struct wgsim *s)

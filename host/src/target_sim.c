@@ -41,9 +41,6 @@
 #define LOCKSTEP_END 2        /* end-of-run image comparison only */
 /* Kernel register L1_CTRL (docs/sm.md 2.1): bit 0 Fermi mode, bit 1 16 KB shared / 48 KB L1, bit 2 flush. */
 #define CFG_L1_CTRL 16
-#define CFG_PGT_FROM 25 /* lane-activity trace window, docs/sm.md section 2.1 */
-#define CFG_PGT_TO 26
-#define CFG_PGT_HI 27
 #define PGT_NEVER ((1ull << 48) - 1) /* an unbounded trace window */
 #define L1_FERMI 1u
 #define L1_SPLIT48 2u
@@ -1001,6 +998,29 @@ out:
 	return rc;
 }
 
+/*
+ * The trace window of the next launch, in its window cycles (the SM counts from 0 after its
+ * reset): written by wgsim_reset before the window opens (docs/power-gating.md section 7.1).
+ */
+static int pgt_setup(struct sim *S, struct wg_err *err)
+{
+	uint64_t from = S->pgt_from > S->pgt_off ? S->pgt_from - S->pgt_off : 0;
+	uint64_t to = !S->pgt_to ? PGT_NEVER : S->pgt_to > S->pgt_off ? S->pgt_to - S->pgt_off : 0;
+	int rc;
+
+	if (!S->pgt_file[0])
+		return wgsim_pgt_window(S->s, 0, 0);
+	if (!S->pgt) {
+		rc = wg_pgtrace_create(&S->pgt, 1, S->info.num_simd, S->info.simd_width);
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "pg_trace: %u x %u lanes cannot be traced (%s)",
+			         S->info.num_simd, S->info.simd_width, wg_strerror(rc));
+			return rc;
+		}
+	}
+	return wgsim_pgt_window(S->s, from, to);
+}
+
 /* The power-gating controls of the configuration into the SM's kernel registers. */
 static int pg_setup(struct sim *S, struct wg_err *err)
 {
@@ -1012,25 +1032,7 @@ static int pg_setup(struct sim *S, struct wg_err *err)
 		snprintf(err->msg, sizeof(err->msg), "power gating: %s", why);
 		return rc;
 	}
-	if (S->pgt_file[0]) {
-		/* the run's window in this launch's window cycles (the SM counts from 0 after its reset) */
-		uint64_t from = S->pgt_from > S->pgt_off ? S->pgt_from - S->pgt_off : 0;
-		uint64_t to = !S->pgt_to ? PGT_NEVER : S->pgt_to > S->pgt_off ? S->pgt_to - S->pgt_off : 0;
 
-		if (!S->pgt) {
-			rc = wg_pgtrace_create(&S->pgt, 1, S->info.num_simd, S->info.simd_width);
-			if (rc) {
-				snprintf(err->msg, sizeof(err->msg), "pg_trace: %u x %u lanes cannot be traced (%s)",
-				         S->info.num_simd, S->info.simd_width, wg_strerror(rc));
-				return rc;
-			}
-		}
-		rc = wgsim_cfg_write(S->s, CFG_PGT_FROM, (uint32_t)from);
-		rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PGT_TO, (uint32_t)to);
-		rc = rc ? rc : wgsim_cfg_write(S->s, CFG_PGT_HI, (uint32_t)(from >> 32 & 0xFFFF) | (uint32_t)(to >> 32) << 16);
-		if (rc)
-			return rc;
-	}
 	for (uint32_t i = 1; i <= WG_PG_NREGS && !rc; i++) /* register 0 (PG_ISSUE) last */
 		rc = wgsim_cfg_write(S->s, WG_PG_REG_FIRST + i % WG_PG_NREGS, regs[i % WG_PG_NREGS]);
 	return rc;
@@ -1192,6 +1194,9 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 			goto out;
 		}
 	}
+	rc = pgt_setup(S, err);
+	if (rc)
+		goto out;
 	wgsim_reset(S->s);
 	rc = wgsim_cfg_write(S->s, 0, 0);                       /* START_PC */
 	rc = rc ? rc : wgsim_cfg_write(S->s, 1, R.k->regs);

@@ -344,3 +344,13 @@ size_t wgsim_pgt_pending(const struct wgsim *s)
 	(void)s;
 	return 0;
 }
+
+/* The trace window: recorded as the kernel-register writes the real model makes at reset. */
+int wgsim_pgt_window(struct wgsim *s, uint64_t from, uint64_t to)
+{
+	if (!s || from >> 48 || to >> 48)
+		return -1;
+	wgsim_cfg_write(s, 25, (uint32_t)from);
+	wgsim_cfg_write(s, 26, (uint32_t)to);
+	return wgsim_cfg_write(s, 27, (uint32_t)(from >> 32) | (uint32_t)(to >> 32) << 16);
+}
