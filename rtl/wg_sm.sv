@@ -28,6 +28,7 @@ module wg_sm #(
   parameter bit          HAS_FP      = 1'b1,
   parameter bit          HAS_SFU     = 1'b1,    // special-function unit (docs/sfu.md)
   parameter int unsigned SFU_LANES   = 4,
+  parameter int unsigned PGT_QDEPTH  = 32,    // lane-activity trace queue (docs/power-gating.md 7.2)
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
@@ -577,7 +578,7 @@ module wg_sm #(
   // and issue-control state as run-length records for the window in CFG_PGT_*.
   wg_pg_trace #(
     .NUM_LANES (NL),
-    .QDEPTH    (8)
+    .QDEPTH    (PGT_QDEPTH)
   ) u_pg_trace (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
