@@ -156,7 +156,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 # make test runs its parts one after another and prints each part's wall time (the CI budget
 # is about 20 minutes on 2 cores; a part's time includes the builds it is the first to need).
 TEST_PARTS := unit-test mem-count-test ptx-test roundtrip-test kernel-test experiment-test suite-test install-test cosim \
-	cosim-rtl pg-smoke rtl-test fuzz-smoke
+	cosim-rtl pg-smoke pgtrace-test rtl-test fuzz-smoke
 test: deps
 	@t0=$$(date +%s); for p in $(TEST_PARTS); do \
 		s=$$(date +%s); $(MAKE) --no-print-directory $$p || { echo "make test: $$p FAILED"; exit 1; }; \

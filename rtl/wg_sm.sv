@@ -28,6 +28,7 @@ module wg_sm #(
   parameter bit          HAS_FP      = 1'b1,
   parameter bit          HAS_SFU     = 1'b1,    // special-function unit (docs/sfu.md)
   parameter int unsigned SFU_LANES   = 4,
+  parameter int unsigned PGT_QDEPTH  = 256,   // lane-activity trace queue (docs/power-gating.md 7.2)
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
@@ -125,6 +126,11 @@ module wg_sm #(
   output logic [1:0]                         pg_issue_state_o, // issue-control state S1..S4 (0..3)
   output logic [4*48-1:0]                    cnt_pg_state_o,   // cycles in S1..S4
   output logic [47:0]                        cnt_pg_changes_o, // state changes
+  // Lane-activity trace (docs/power-gating.md section 7): 64-bit records, window in
+  // kernel registers CFG_PGT_*.
+  output logic                               pgt_valid_o,
+  input  wire logic                          pgt_ready_i,
+  output logic [63:0]                        pgt_rec_o,
 
   // Counters (docs/sm-pipeline.md).
   output logic [63:0]                        cnt_cycles_o,
@@ -371,6 +377,8 @@ module wg_sm #(
   logic        pg_close_q, pg_clear_q, pg_frozen_q, pg_en, cta_rdy, pg_core_on;
   logic [NL-1:0]       pg_work, pg_hold, pg_demand, pg_on, pg_ctrl_on, pg_may_sleep;
   logic [2*NL-1:0]     pg_state;
+  logic                pgt_busy;      // lane-activity trace (below)
+  logic [47:0]         pgt_lost;
   logic [NUM_SIMD-1:0] pg_block, pg_stall, pg_unit_sleep, pg_acct_busy, pg_acct_ready;
   assign pg_ctl = cfg_q[5'(wg_sm_pkg::CFG_PG_CTRL)];
 
@@ -548,7 +556,7 @@ module wg_sm #(
     else if (pg_hist_re_i) pg_hist_unit_q <= pg_hist_addr_i[10];
   end
   assign pg_hist_data_o = (NUM_SIMD > 1 && pg_hist_unit_q) ? pa_hist[32 +: 32] : pa_hist[0 +: 32];
-  assign pg_busy_o      = |pg_acct_busy;
+  assign pg_busy_o      = (|pg_acct_busy) || pgt_busy;
   assign pg_state_o     = pg_state;
   assign pg_count_o     = pg_en;
 
@@ -566,11 +574,33 @@ module wg_sm #(
     end
   end
 
+  // Lane-activity trace (docs/power-gating.md section 7): the counted cycles' lane states
+  // and issue-control state as run-length records for the window in CFG_PGT_*.
+  wg_pg_trace #(
+    .NUM_LANES (NL),
+    .QDEPTH    (PGT_QDEPTH)
+  ) u_pg_trace (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .clear_i     (pg_clear_q),
+    .count_i     (pg_en),
+    .cycle_i     (pg_cycles_q),
+    .from_i      ({cfg_q[5'(wg_sm_pkg::CFG_PGT_HI)][15:0], cfg_q[5'(wg_sm_pkg::CFG_PGT_FROM)]}),
+    .to_i        ({cfg_q[5'(wg_sm_pkg::CFG_PGT_HI)][31:16], cfg_q[5'(wg_sm_pkg::CFG_PGT_TO)]}),
+    .state_i     (pg_state),
+    .issue_i     (pg_issue_state_o),
+    .rec_valid_o (pgt_valid_o),
+    .rec_ready_i (pgt_ready_i),
+    .rec_o       (pgt_rec_o),
+    .lost_o      (pgt_lost),
+    .busy_o      (pgt_busy)
+  );
+
   // Read port: lane counters at {lane, kind} (lane = u x SIMD_WIDTH + l; kind 0 active,
   // 1 idle, 2 sleep, 3 wake, 4 events), 0x800 + 8u + k per unit (0 sleep, 1 events,
   // 2 hist_over_count, 3 hist_over_sum, 4 hist_lost), 0xC00 + k per SM (0 cycles counted,
   // 1 wake stall, 2 core active, 3 core sleep, 4 core events, 5 core wake stall, 6 state:
-  // bit 0 counting, bit 1 closed). Formed only under pg_re_i.
+  // bit 0 counting, bit 1 closed, 7 trace records lost). Formed only under pg_re_i.
   always_comb begin
     pg_rdata_o = '0;
     if (pg_re_i) begin
@@ -609,6 +639,7 @@ module wg_sm #(
           8'd4: pg_rdata_o = 64'(pg_core_events);
           8'd5: pg_rdata_o = 64'(pg_core_wstall);
           8'd6: pg_rdata_o = {62'd0, pg_frozen_q, pg_en};
+          8'd7: pg_rdata_o = 64'(pgt_lost);
           default: ;
         endcase
       end

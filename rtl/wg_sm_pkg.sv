@@ -59,7 +59,12 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_PG_BET        = 5'd22;
   localparam logic [4:0] CFG_PG_IDLE       = 5'd23;
   localparam logic [4:0] CFG_PG_WAKE       = 5'd24;
-  localparam int unsigned NUM_CFG = 25;
+  // Lane-activity trace window (docs/power-gating.md section 7.1): window cycles
+  // [from, to), 48 bits: FROM and TO bits 31:0, HI = from[47:32] | to[47:32] << 16.
+  localparam logic [4:0] CFG_PGT_FROM      = 5'd25;
+  localparam logic [4:0] CFG_PGT_TO        = 5'd26;
+  localparam logic [4:0] CFG_PGT_HI        = 5'd27;
+  localparam int unsigned NUM_CFG = 28;
 
   // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
   localparam int unsigned MC_GLD_REQ        = 0;

@@ -32,7 +32,10 @@ PG_POLICIES := pg_issue_ctrl=1,pg_compaction=1,pg_slice_cycles=7 pg=normal \
                pg=normal,pg_blackout=1,idle_detect_cycles=0,wakeup_cycles=0,bet_cycles=7 \
                pg=issue,pg_slice_cycles=7 pg=comp pg=mix,pg_slice_cycles=7,pg_blackout=1 \
                pg=mix,pg_unit=1,pg_core=1,wakeup_cycles=20
-.PHONY: pg-test pg-smoke
+.PHONY: pg-test pg-smoke pgtrace-test
+# The lane-activity trace against the histogram (docs/power-gating.md section 7.4; in make test).
+pgtrace-test: $(BUILD)/kernels/vecadd $(BUILD)/kernels/nested $(BUILD)/kernels/reduce
+	scripts/pgtrace-check.sh $(BUILD)
 pg-smoke: PG_POLICIES := pg=mix,pg_slice_cycles=7,pg_blackout=1,pg_unit=1,pg_core=1,bet_cycles=20,wakeup_cycles=4
 pg-smoke: PG_SEEDS := 5
 pg-test pg-smoke: $(COSIM) $(KERNEL_BINS)
