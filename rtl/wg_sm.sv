@@ -370,7 +370,6 @@ module wg_sm #(
   // Power gating (docs/power-gating.md sections 2, 4, 5).
   // ---------------------------------------------------------------------------
   localparam int unsigned NL     = NUM_SIMD * SIMD_WIDTH;
-  localparam int unsigned PASSES = 32 / SIMD_WIDTH;
   localparam int unsigned PG_CW  = 20;
 
   logic [31:0] pg_ctl;
@@ -399,74 +398,45 @@ module wg_sm #(
   end
   assign pg_en = !pg_frozen_q && (&pg_acct_ready) && !pg_clear_q;
 
-  // Demand: the lanes of the instruction each scheduler has selected, when it goes to the
-  // SIMD unit, on the unit it runs on. With issue control and compaction off, thread t runs
-  // on lane t mod SIMD_WIDTH of its scheduler's unit. With either on (section 3), the lanes
-  // an instruction uses depend on the split, the compaction and, when unit 1 is out of
-  // use, on unit 0 serving scheduler 1: the demand is then every lane in use of the unit it
-  // runs on (a superset of what it uses). It is not issued while any of them is not
-  // powered; a cycle in which only that holds it back is a wake-up stall.
-  logic                 pg_modes;
-  logic [NL-1:0]        pg_need, pg_hold_raw;
-  logic [NUM_SIMD-1:0]  pg_remote, pg_pend;
-  assign pg_modes = pg_issue_en || pg_compact;
+  // Demand and hold (section 2), each on the unit the lanes belong to. Scheduler k's
+  // instructions run on unit k, or on unit 0 while unit 1 is out of use (remote issue,
+  // section 3.4), with the split of that unit and the compaction: their lanes are
+  // wg_sm_pkg::simd_lanes of the execution mask. An instruction at issue demands its lanes
+  // and is not issued while any of them is not powered (a cycle in which only that holds it
+  // back is a wake-up stall). The split and the unit can change between issue and dispatch
+  // (a slice boundary): the instruction waiting at dispatch demands the lanes it uses then,
+  // and is not dispatched until they are powered; lanes of instructions between issue and
+  // dispatch are held, and so are a unit's lanes holding work or still to be loaded.
+  logic [NL-1:0]        pg_need, pg_pend_lanes, pg_disp_need, pg_unit_hold;
+  logic [NUM_SIMD-1:0]  pg_remote;
+  logic [NL-1:0]        pg_lanes_on;   // per scheduler: powered lanes of its target unit
   for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
     wg_sm_pkg::uop_t       ku;
-    logic [SIMD_WIDTH-1:0] need, on;
-    logic                  ku_unused, simd;
+    logic                  ku_unused, simd, tsplit;
+    logic [2:0]            lw;
     assign ku        = is_uop[k*UOP_W +: UOP_W];
     assign ku_unused = ^ku;
     assign simd      = is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD;
     assign pg_remote[k] = (k != 0) && !pg_unit_on[k];
-    always_comb begin
-      need = '0;
-      if (simd) begin
-        if (pg_modes) need = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-        else for (int p = 0; p < 32'(PASSES); p++) need = need | is_exec[k*32 + p*SIMD_WIDTH +: SIMD_WIDTH];
-      end
-    end
-    assign on = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] = need;
-    assign pg_block[k] = (need & ~on) != '0;
+    assign tsplit    = (SIMD_WIDTH >= 2) && pg_split[pg_remote[k] ? 0 : k];
+    assign lw        = 3'($clog2(SIMD_WIDTH)) - {2'b0, tsplit};
+    assign pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] =
+      simd ? SIMD_WIDTH'(wg_sm_pkg::simd_lanes(is_exec[k*32 +: 32], lw, pg_compact)) : '0;
+    assign pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+    assign pg_block[k] = (pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] & ~pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH]) != '0;
     assign pg_stall[k] = pg_block[k] && is_ready[k];
   end
 
-  // The split, the compaction and the unit an instruction runs on are taken at its dispatch,
-  // which can come after a slice boundary changed them: with the section 3 modes on, a SIMD
-  // dispatch waits until every lane in use of its unit is powered, and work waiting for
-  // dispatch demands those lanes (below), so they wake.
-  logic [NUM_SIMD-1:0] pg_lanes_ok;
-  for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_lanes_ok
-    logic [SIMD_WIDTH-1:0] use_k, on_k;
-    assign use_k = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign on_k  = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign pg_lanes_ok[k] = !pg_modes || (use_k & ~on_k) == '0;
-  end
-
-  // Per unit: the demand of the schedulers whose instructions run on it, and the lanes held
-  // powered (work issued, not yet dispatched). With the section 3 modes on, a unit with any
-  // such work holds all its lanes in use (pipe 1's work counts on unit 0 while remote).
   always_comb begin
     pg_demand = '0;
-    pg_hold   = '0;
+    pg_hold   = pg_unit_hold;
     for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-      if (pg_remote[k]) begin
-        pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (pg_modes && (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k])) begin
-          pg_hold[0 +: SIMD_WIDTH]   = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
-          pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
-        end
-      end else begin
-        pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (!pg_modes)
-          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH];
-        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k]) begin
-          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH]   = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
-          pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+      for (int u = 0; u < 32'(NUM_SIMD); u++) begin
+        if (u == (pg_remote[k] ? 0 : k)) begin
+          pg_demand[u*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[u*SIMD_WIDTH +: SIMD_WIDTH] |
+              pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] | pg_disp_need[k*SIMD_WIDTH +: SIMD_WIDTH];
+          pg_hold[u*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[u*SIMD_WIDTH +: SIMD_WIDTH] |
+              pg_pend_lanes[k*SIMD_WIDTH +: SIMD_WIDTH];
         end
       end
     end
@@ -765,7 +735,7 @@ module wg_sm #(
       .compact_i       (pg_compact),
       .remote_i        (!pg_unit_on[k]),
       .remote_split_i  (pg_split[0]),
-      .simd_lanes_ok_i (pg_lanes_ok[k]),
+      .simd_lanes_on_i (pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .lane_busy_o     (lane_busy[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .xo_valid_o      (xo_valid[k]),
       .xo_ready_i      (xo_ready[k]),
@@ -838,8 +808,9 @@ module wg_sm #(
       .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
       .cnt_wr_conf_o   (wr_conf[k*32 +: 32]),
       .lane_work_o     (pg_work[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .lane_hold_o     (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .simd_pend_o     (pg_pend[k])
+      .unit_hold_o     (pg_unit_hold[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .pend_lanes_o    (pg_pend_lanes[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .disp_need_o     (pg_disp_need[k*SIMD_WIDTH +: SIMD_WIDTH])
     );
   end
 
