@@ -319,13 +319,30 @@ static void configuration_rejects_bad_energy_keys(void **state)
 	assert_float_equal(f->p.switch_pj, 40.0, 0);
 }
 
-static void json_has_the_metric_and_the_curve(void **state)
+/* The power object of counts c (and per_sm[nsm], if any) as JSON text, in one top-level object;
+ * the caller frees it. */
+static char *power_json(const struct wg_pg_counts *c, const struct wg_pg_counts *per_sm, unsigned nsm,
+                        const struct wg_energy_params *p)
 {
-	struct fixture *f = *state;
 	struct wg_json j;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	wg_json_init(&j, out);
+	wg_json_begin_object(&j, NULL);
+	assert_int_equal(wg_power_to_json_sms(c, per_sm, nsm, p, &j), 0);
+	wg_json_end_object(&j);
+	wg_json_finish(&j);
+	fclose(out);
+	return buf;
+}
+
+static void json_has_the_metric_and_the_curve(void **state)
+{
+	struct fixture *f = *state;
+	char *buf;
 
 	params_500mhz(&f->p);
 	f->p.bet_cycles = 100;
@@ -337,12 +354,7 @@ static void json_has_the_metric_and_the_curve(void **state)
 	f->c.thread_ops[WG_CLASS_INT] = 100;
 	f->c.thread_ops[WG_CLASS_FP] = 50;
 	f->c.thread_ops[WG_CLASS_SFU] = 7; /* not priced by these parameters: no member */
-	wg_json_init(&j, out);
-	wg_json_begin_object(&j, NULL);
-	assert_int_equal(wg_power_to_json(&f->c, &f->p, &j), 0);
-	wg_json_end_object(&j);
-	wg_json_finish(&j);
-	fclose(out);
+	buf = power_json(&f->c, NULL, 0, &f->p);
 	assert_non_null(strstr(buf, "\"bet\": 100,"));
 	/* the energy model's inputs and the dynamic energy per class: 2 mW at 500 MHz = 4 pJ a
 	 * lane-cycle, 25 % left asleep; int 100 x 1 pJ, fp 50 x 2 pJ */
@@ -369,11 +381,8 @@ static void json_has_the_metric_and_the_curve(void **state)
 static void oracle_curve_puts_the_bet_in_order(void **state)
 {
 	struct fixture *f = *state;
-	struct wg_json j;
-	char *buf = NULL;
+	char *buf;
 	const char *p10, *p14, *p20;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
 
 	params_500mhz(&f->p);
 	f->p.bet_cycles = 14;
@@ -382,12 +391,7 @@ static void oracle_curve_puts_the_bet_in_order(void **state)
 	f->c.active = 16384 - 7155;
 	f->c.idle = 7155;
 	six_intervals(&f->c);
-	wg_json_init(&j, out);
-	wg_json_begin_object(&j, NULL);
-	assert_int_equal(wg_power_to_json(&f->c, &f->p, &j), 0);
-	wg_json_end_object(&j);
-	wg_json_finish(&j);
-	fclose(out);
+	buf = power_json(&f->c, NULL, 0, &f->p);
 	/* intervals 3, 3, 100, 1024, 1025, 5000: at 14, 86 + 1010 + 1011 + 4986 = 7093, / 16384 */
 	p10 = strstr(buf, "        10,\n");
 	p14 = strstr(buf, "        14,\n        0.43292236328125\n");
@@ -451,10 +455,7 @@ static void json_per_sm_array_has_the_same_keys(void **state)
 {
 	struct fixture *f = *state;
 	struct wg_pg_counts sm[2];
-	struct wg_json j;
-	char *buf = NULL, *arr;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
+	char *buf, *arr;
 
 	params_500mhz(&f->p);
 	f->p.bet_cycles = 100;
@@ -472,12 +473,7 @@ static void json_per_sm_array_has_the_same_keys(void **state)
 	sm[1].lanes = 1;
 	sm[1].lane_cycles = 16384;
 	sm[1].active = 16384;
-	wg_json_init(&j, out);
-	wg_json_begin_object(&j, NULL);
-	assert_int_equal(wg_power_to_json_sms(&f->c, sm, 2, &f->p, &j), 0);
-	wg_json_end_object(&j);
-	wg_json_finish(&j);
-	fclose(out);
+	buf = power_json(&f->c, sm, 2, &f->p);
 	arr = strstr(buf, "\"per_sm\"");
 	assert_non_null(arr);
 	/* totals before the array: 32768 lane-cycles; then SM 0 with the intervals, SM 1 without */
