@@ -2,25 +2,38 @@
 # Static checks: every RTL module linted with Verilator -Wall as its own top
 # with exactly the packages and submodules it uses (scripts/rtl-deps.py), waivers from rtl/*.vlt, then a warning-clean C build.
 # Vendor primitives (BSCANE2 in rtl/wg_jtag_bscan.sv) come from the lint stubs in sim/xilinx/.
+# The modules are linted in parallel, one Verilator per core (LINT_JOBS, default nproc).
 set -eu
 shopt -s nullglob
+jobs=${LINT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 mods=($(ls rtl/*.sv rtl/*.v 2>/dev/null | grep -v '_pkg.sv$' || true))
-vlt=(rtl/*.vlt)
 if [ ${#mods[@]} -gt 0 ] && command -v verilator >/dev/null; then
+	logs=$(mktemp -d)
+	trap 'rm -rf "$logs"' EXIT
+	# lint_one FILE LOGS: lint FILE's module; on a warning leave its log as LOGS/TOP.fail.
+	# The SM is linted once as its own top; in the GPU tops its 15 identical copies only
+	# multiply the time (about 80 s each). wg_gpu is linted with 2 SMs (its per-SM muxes and
+	# arbitration); the board tops, which only wrap wg_gpu, with 1.
+	lint_one() {
+		local top sms=1
+		top=$(basename "$1"); top=${top%.*}
+		[ "$top" = wg_gpu ] && sms=2
+		verilator --lint-only -Wall -Irtl -y sim/xilinx +define+WG_GPU_NUM_SMS=$sms rtl/*.vlt \
+			$(scripts/rtl-deps.py "$top") --top-module "$top" >"$2/$top.log" 2>&1 ||
+			mv "$2/$top.log" "$2/$top.fail"
+	}
+	export -f lint_one
+	# wg_gpu (about 12 s), the board tops and the SM (about 6 s each) start first; every other module takes
+	# under 2 s, so they fill the cores around them.
+	{ printf '%s\n' "${mods[@]}" | grep -E '/wg_(gpu|board_core|board_top|sm)\.sv$' || true
+	  printf '%s\n' "${mods[@]}" | grep -vE '/wg_(gpu|board_core|board_top|sm)\.sv$' || true; } |
+		xargs -P "$jobs" -I{} bash -c 'lint_one "$1" "$2"' _ {} "$logs"
 	fail=0
-	for m in "${mods[@]}"; do
-		top=$(basename "$m"); top=${top%.*}
-		# GPU tops with 2 SMs: the SM is linted once as its own top, and 15 identical copies
-		# only multiply the time (about 80 s each for wg_gpu and wg_board_core).
-		if ! verilator --lint-only -Wall -Irtl -y sim/xilinx +define+WG_GPU_NUM_SMS=2 "${vlt[@]}" \
-			$(scripts/rtl-deps.py "$top") --top-module "$top" \
-			>/tmp/wg-lint-$$.log 2>&1; then
-			echo "lint: $m"; head -30 /tmp/wg-lint-$$.log; fail=1
-		fi
+	for f in "$logs"/*.fail; do
+		echo "lint: rtl/$(basename "$f" .fail)"; head -30 "$f"; fail=1
 	done
-	rm -f /tmp/wg-lint-$$.log
 	[ $fail -eq 0 ] || exit 1
 	echo "lint: ${#mods[@]} RTL modules clean"
 fi
-make -s --no-print-directory build/libwarpgate.a build/obj/host/cli/warpgate.o
+make -s --no-print-directory -j"$jobs" build/libwarpgate.a build/obj/host/cli/warpgate.o
 echo "lint: clean"
