@@ -931,7 +931,10 @@ module wg_gpu #(
 
   assign cycle_o   = cycle_q;
   assign grant_o   = grant_q;
-  assign running_o = run;
+  // Something moves without a command: target time, or SM edges outside it (power-gating
+  // sweeps and closes, histogram pages). A top may skip the cycles where this and every
+  // other sign of activity are low (sim/wggpu.cpp, wg_board_core).
+  assign running_o = run || pgw_any || rd_act_q;
   assign error_o   = err_q;
 
 `ifndef SYNTHESIS

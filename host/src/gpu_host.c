@@ -285,7 +285,7 @@ void wg_gpu_host_totals_json(const struct wg_gpu_host_totals *t, const struct wg
 	json_u64_array(j, "sm_warp_insts", t->sm_warp_insts, t->nsms);
 	wg_json_u64(j, "pg_readout_pages", t->pg_pages);
 	wg_json_double(j, "pg_readout_seconds", t->pg_seconds);
-	if (t->launches && t->pg_total) {
+	if (t->launches && t->pg_total && t->pg_total->lanes) {
 		if (!t->energy_ok || wg_power_to_json_sms(t->pg_total, t->pg_sm, t->nsms, &t->energy, j))
 			wg_warn("gpu: no power figures: %s", t->energy_ok ? "the energy model has no break-even time for "
 			        "these parameters" : t->energy_why);
@@ -933,34 +933,48 @@ static int pg_close(struct run *R)
 }
 
 /* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
-static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
+/*
+ * n counter pages of SM sm (the GPU stands at its grant): every CNT_READ is queued at once
+ * and the COUNTERS events come back in order, so a transport with a round-trip delay pays
+ * it once per batch, not per page.
+ */
+static int sm_pages(struct run *R, uint32_t sm, const uint32_t *pages, uint32_t n, uint32_t (*cnt)[WGGPU_CNT_WORDS])
 {
 	const struct wg_gpu_port_ops *ops = R->E->ops;
 	struct wggpu_cmd c;
 	struct wggpu_ev e;
-	int rc, got = 0;
+	uint32_t got = 0;
+	int rc = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.op = WGGPU_CNT_READ;
 	c.sm = (uint8_t)sm;
-	c.addr = page;
-	rc = push_cmd(R, &c);
-	for (int spin = 0; !rc && !got && spin < 100000; spin++) {
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		c.addr = pages[i];
+		rc = push_cmd(R, &c);
+	}
+	for (int spin = 0; !rc && got < n && spin < 100000; spin++) {
 		rc = ops->run(R->E->ctx, 4);
-		while (!rc && !got && (rc = ops->pop(R->E->ctx, &e)) == 1) {
+		while (!rc && got < n && (rc = ops->pop(R->E->ctx, &e)) == 1) {
 			rc = 0;
-			got = e.kind == WGGPU_EV_COUNTERS && e.sm == sm;
+			if (e.kind == WGGPU_EV_COUNTERS && e.sm == sm)
+				memcpy(cnt[got++], e.cnt, sizeof(e.cnt));
 		}
 		if (rc == 1)
 			rc = 0;
 	}
-	if (rc || !got) {
+	if (rc || got < n) {
 		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': no counters from SM %u (page 0x%x)", R->k->name,
-		         sm, page);
+		         sm, pages[got < n ? got : 0]);
 		return rc ? rc : WG_ETIMEOUT;
 	}
-	memcpy(cnt, e.cnt, sizeof(e.cnt));
 	return 0;
+}
+
+/* The counter snapshot of SM sm, one page (0, 1: docs/gpu.md section 4.2). */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
+{
+	return sm_pages(R, sm, &page, 1, (uint32_t (*)[WGGPU_CNT_WORDS])cnt);
 }
 
 #define W64(c, i) ((uint64_t)(c)[i] | (uint64_t)(c)[(i) + 1] << 32)
@@ -996,21 +1010,24 @@ static int sample_and_release(struct run *R)
 	return rc;
 }
 
+#define PG_MAX_PAGES 40 /* a batch: the histogram of one unit (20 pages) or 8 x 64 lane counters */
 /* n values of SM sm's power-gating counter port from address a on (pages of 26). */
 static int pg_values(struct run *R, uint32_t sm, uint32_t a, uint32_t n, uint64_t *v, struct wg_gpu_host_totals *tot)
 {
-	uint32_t cnt[WGGPU_CNT_WORDS];
+	uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
+	uint32_t (*cnt)[WGGPU_CNT_WORDS] = malloc(PG_MAX_PAGES * sizeof(*cnt));
+	int rc = cnt ? 0 : WG_ENOMEM;
 
-	for (uint32_t i = 0; i < n; i += PG_PAGE_VALS) {
-		int rc = sm_counters(R, sm, PAGE_PG + a + i, cnt);
-
-		if (rc)
-			return rc;
-		tot->pg_pages++;
-		for (uint32_t k = 0; k < PG_PAGE_VALS && i + k < n; k++)
-			v[i + k] = W64(cnt, 2 * k);
-	}
-	return 0;
+	for (uint32_t i = 0; i < n && np < PG_MAX_PAGES; i += PG_PAGE_VALS)
+		pages[np++] = PAGE_PG + a + i;
+	if (!rc)
+		rc = sm_pages(R, sm, pages, np, cnt);
+	tot->pg_pages += np;
+	for (uint32_t p = 0; !rc && p < np; p++)
+		for (uint32_t k = 0; k < PG_PAGE_VALS && p * PG_PAGE_VALS + k < n; k++)
+			v[p * PG_PAGE_VALS + k] = W64(cnt[p], 2 * k);
+	free(cnt);
+	return rc;
 }
 
 /*
@@ -1020,9 +1037,10 @@ static int pg_values(struct run *R, uint32_t sm, uint32_t a, uint32_t n, uint64_
 static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_gpu_host_totals *tot)
 {
 	const struct wggpu_info *in = R->E->info;
-	uint32_t w = in->simd_width, cnt[WGGPU_CNT_WORDS];
+	uint32_t w = in->simd_width;
 	uint64_t *v = calloc(8u * WG_PG_MAX_LANES, sizeof(*v));
-	int rc = v ? 0 : WG_ENOMEM;
+	uint32_t (*hc)[WGGPU_CNT_WORDS] = malloc(PG_MAX_PAGES * sizeof(*hc));
+	int rc = v && hc ? 0 : WG_ENOMEM;
 
 	memset(p, 0, sizeof(*p));
 	p->lanes = in->simd_width * in->num_simd;
@@ -1071,14 +1089,18 @@ static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_
 			off += p->idle[l] + p->sleep[l] + p->wake[l];
 		if (off == p->over_sum[u] && p->lost[u] == 0)
 			continue;
-		for (uint32_t b = 0; b < WG_PG_HIST_BINS && !rc; b += HIST_PAGE_BINS) {
-			rc = sm_counters(R, sm, PAGE_HIST + u * WG_PG_HIST_BINS + b, cnt);
-			tot->pg_pages++;
-			for (uint32_t k = 0; !rc && k < HIST_PAGE_BINS && b + k < WG_PG_HIST_BINS; k++)
-				p->hist[u][b + k + 1] = cnt[k];
-		}
+		uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
+
+		for (uint32_t b = 0; b < WG_PG_HIST_BINS; b += HIST_PAGE_BINS)
+			pages[np++] = PAGE_HIST + u * WG_PG_HIST_BINS + b;
+		rc = sm_pages(R, sm, pages, np, hc);
+		tot->pg_pages += np;
+		for (uint32_t i = 0; !rc && i < np; i++)
+			for (uint32_t k = 0; k < HIST_PAGE_BINS && i * HIST_PAGE_BINS + k < WG_PG_HIST_BINS; k++)
+				p->hist[u][i * HIST_PAGE_BINS + k + 1] = hc[i][k];
 	}
 	free(v);
+	free(hc);
 	return rc;
 }
 
@@ -1095,7 +1117,10 @@ static int pg_collect(struct run *R, const uint64_t *ops, struct wg_gpu_host_tot
 	double w0 = wall_seconds();
 	int rc = p && c ? 0 : WG_ENOMEM;
 
-	for (uint32_t s = 0; s < R->nsms && !rc; s++) {
+	/* a build that does not announce its lanes (a HELLO field of 0) has no accounting to read */
+	uint32_t nsms = R->E->info->simd_width && R->E->info->num_simd ? R->nsms : 0;
+
+	for (uint32_t s = 0; s < nsms && !rc; s++) {
 		rc = pg_read_sm(R, s, p, tot);
 		if (rc)
 			break;

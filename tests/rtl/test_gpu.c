@@ -588,10 +588,10 @@ out:
 static int run_case(int ci)
 {
 	static const struct link links[] = {
-		{ 0xFFFFFFFFu, 0, 0, 1, 0 }, /* whole lookahead, an ideal link */
-		{ 7, 300, 300, 2, 0 },       /* short grants, a third of the link cycles idle */
-		{ 0, 600, 100, 3, 0 },       /* random grants, a slow command side */
-		{ 0xFFFFFFFFu, 0, 0, 1, 1 }, /* idle SMs clocked too: idle gating changes nothing */
+		{ 0xFFFFFFFFu, 0, 0, 1, 0, 0 }, /* whole lookahead, an ideal link */
+		{ 7, 300, 300, 2, 0, 0 },    /* short grants, a third of the link cycles idle */
+		{ 0, 600, 100, 3, 0, 0 },    /* random grants, a slow command side */
+		{ 0xFFFFFFFFu, 0, 0, 1, 1, 0 }, /* idle SMs clocked too: idle gating changes nothing */
 		{ 0xFFFFFFFFu, 0, 0, 1, 0, 1 }, /* lane gating on */
 		{ 0, 300, 300, 4, 1, 1 },       /* lane gating on, every SM clocked, random grants */
 	};
