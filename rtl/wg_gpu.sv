@@ -442,9 +442,11 @@ module wg_gpu #(
                      pg_busy_s;  // the power-gating histogram engines
     // Outside target time, the SM is also clocked while its power-gating sweep or close is
     // in progress (pgw; target time waits for it), and for a histogram page (one edge per bin).
-    logic hist_tick;
+    logic hist_tick, pg_rd_s;
     assign hist_tick = rd_act_q && rd_hist_q && 32'(rd_sm_q) == s;
-    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw[s] || hist_tick;
+    assign pg_rd_s   = rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s;
+    logic pgw_need;
+    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw_need || hist_tick;
 
     // Power-gating work (docs/gpu.md section 4.3): after reset, and after a PG_CTRL write with
     // the close or clear strobe, the SM gets edges until its histogram engines are idle. The
@@ -463,6 +465,9 @@ module wg_gpu #(
       end
     end
     assign pgw[s] = pgw_q;
+    // Edges only while the work lasts: none once the engines are idle (an extra edge would
+    // count in a window that has just opened).
+    assign pgw_need = pgw_q && (pgw_cnt_q != '0 || pg_busy_s);
 
     // Skipped cycles: target cycles of the window (pg_count_s) in which idle skipping stopped
     // this SM's clock; a clear starts a new window.
@@ -571,11 +576,13 @@ module wg_gpu #(
       .ret_data_o        (r_data),
       .lane_en_i         (lane_en_q[s*LANES +: LANES]),
       // Power-gating counters: read as counter pages (docs/gpu.md section 4.3).
-      .pg_re_i           (rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s),
-      .pg_raddr_i        (rd_addr),
+      // (the addresses reach the SM being read only: an input that changes makes Verilator
+      // evaluate the SM's logic, so the other SMs must not see them move)
+      .pg_re_i           (pg_rd_s),
+      .pg_raddr_i        (pg_rd_s ? rd_addr : 12'd0),
       .pg_rdata_o        (pg_rd_all[s*64 +: 64]),
       .pg_hist_re_i      (hist_tick && 32'(rd_haddr) < HIST_ADDRS && 32'(rd_idx_q) < HIST_VALS),
-      .pg_hist_addr_i    (rd_haddr),
+      .pg_hist_addr_i    (hist_tick ? rd_haddr : 16'd0),
       .pg_hist_data_o    (pg_hd_all[s*32 +: 32]),
       .pg_busy_o         (pg_busy_s),
       .pg_state_o        (pg_state_unused),
