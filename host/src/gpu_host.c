@@ -1081,14 +1081,24 @@ static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_
 		p->core_wake_stall = v[5];
 		p->skipped = v[8];
 	}
-	/* the bins of unit u: none when every interval was longer than 1024 cycles */
+	/*
+	 * the bins of unit u: none when every interval was longer than 1024 cycles; when no lane
+	 * of the unit was ever active, each lane had one interval, the whole window (the SM had
+	 * no work): w intervals of the cycles counted, not read
+	 */
 	for (uint32_t u = 0; !rc && u < p->units; u++) {
-		uint64_t off = 0;
+		uint64_t off = 0, act = 0;
 
-		for (uint32_t l = u * w; l < (u + 1) * w; l++)
+		for (uint32_t l = u * w; l < (u + 1) * w; l++) {
 			off += p->idle[l] + p->sleep[l] + p->wake[l];
+			act += p->active[l];
+		}
 		if (off == p->over_sum[u] && p->lost[u] == 0)
 			continue;
+		if (act == 0 && p->lost[u] == 0 && p->cycles && p->cycles <= WG_PG_HIST_BINS && !p->over_count[u]) {
+			p->hist[u][p->cycles] = w;
+			continue;
+		}
 		uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
 
 		for (uint32_t b = 0; b < WG_PG_HIST_BINS; b += HIST_PAGE_BINS)
