@@ -1,5 +1,5 @@
 # warpgate top-level Makefile.
-#   make run    set up, build, run the short default power-gating experiment on the Verilated GPU
+#   make run    set up, build, run the short default power-gating experiment on the Verilated SM and GPU
 #   make test   set up, build, run every test that fits in CI
 #   make deps   install missing Debian packages (sudo when not root)
 #   make help   everything else
@@ -13,10 +13,11 @@ TARGET ?= sim
 RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
 # Target options for every kernel of make run-kernels, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
 RUN_OPTS ?=
-# make run: warpgate experiment RUN_EXPERIMENTS on the gpu target, RUN_KERNELS at
-# RUN_EXP_SIZE, RUN_JOBS runs at once; CSV, tables and plots in RUN_OUT/EXPERIMENT
-# (docs/experiments.md section 4).
-RUN_EXPERIMENTS ?= simd cta
+# make run: warpgate experiment RUN_EXPERIMENTS on RUN_KERNELS at RUN_EXP_SIZE, RUN_JOBS
+# runs at once, each on its default target (sim for simd and bet, gpu for cta) or on
+# RUN_TARGET; CSV, tables and plots in RUN_OUT/EXPERIMENT (docs/experiments.md section 5).
+RUN_EXPERIMENTS ?= simd bet cta
+RUN_TARGET ?=
 RUN_KERNELS ?= vecadd,matmul,reduce,saxpy
 RUN_EXP_SIZE ?= small
 RUN_JOBS ?= 2
@@ -63,9 +64,9 @@ override SUITE_CI := $(if $(filter all,$(SUITE_CI)),$(SUITE_PROGS:kernels/cuda/%
 all: $(LIB) $(CLI) $(KERNEL_BINS) $(SUITE_BINS)
 
 help:
-	@echo "make run         the short default experiment on the GPU: $(RUN_EXPERIMENTS) on $(RUN_KERNELS), tables and plots in $(RUN_OUT)/"
+	@echo "make run         the short default experiment: $(RUN_EXPERIMENTS) on $(RUN_KERNELS), tables and plots in $(RUN_OUT)/"
 	@echo "make run-kernels build and run every kernel program on TARGET=$(TARGET) (RUN_SIZE=$(RUN_SIZE)), print statistics"
-	@echo "make experiment-test  a short 'warpgate experiment cta' on the GPU and checks of its CSV"
+	@echo "make experiment-test  short 'warpgate experiment cta' (GPU), simd and bet (SM) runs and checks of their CSVs"
 	@echo "make test        build and run the CI test suite"
 	@echo "make deps        install missing Debian packages"
 	@echo "make bench       golden-model speed on the kernel programs"
@@ -135,7 +136,8 @@ suite-run: $(SUITE_BINS)
 	@scripts/suite-figures.sh --run $(BUILD) $(SUITE_SIZE) "$(SUITE_TARGETS)"
 
 run: deps all
-	@scripts/run-experiment.sh $(BUILD) $(RUN_OUT) "$(RUN_EXPERIMENTS)" $(RUN_KERNELS) $(RUN_EXP_SIZE) $(RUN_JOBS)
+	@scripts/run-experiment.sh $(BUILD) $(RUN_OUT) "$(RUN_EXPERIMENTS)" $(RUN_KERNELS) $(RUN_EXP_SIZE) $(RUN_JOBS) \
+		$(RUN_TARGET)
 
 run-kernels: deps all
 	@scripts/run-kernels.sh $(BUILD) $(TARGET) $(RUN_SIZE) "$(RUN_OPTS)"
@@ -154,7 +156,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 # make test runs its parts one after another and prints each part's wall time (the CI budget
 # is about 20 minutes on 2 cores; a part's time includes the builds it is the first to need).
 TEST_PARTS := unit-test mem-count-test ptx-test roundtrip-test kernel-test experiment-test suite-test install-test cosim \
-	cosim-rtl rtl-test fuzz-smoke
+	cosim-rtl pg-smoke pgtrace-test rtl-test fuzz-smoke
 test: deps
 	@t0=$$(date +%s); for p in $(TEST_PARTS); do \
 		s=$$(date +%s); $(MAKE) --no-print-directory $$p || { echo "make test: $$p FAILED"; exit 1; }; \

@@ -15,6 +15,11 @@
 // edge unless a byte arrives (the link engine idle, no command or event between the
 // blocks, target time standing at the grant); wait_o: the same but for the link's
 // retransmission and NAK timers (the engine waits for the host).
+//
+// A side port writes the SMs' power-gating kernel registers for a board's debug port
+// (jcfg_*: docs/usb.md section 2.1): such a write enters the GPU's command stream as a CFG
+// to every SM when no host command is held, and only at an edge where the GPU runs target
+// time or no SM holds work, so that it takes effect in a cycle of target time.
 `default_nettype none
 
 `ifndef WG_GPU_NUM_SMS
@@ -87,7 +92,14 @@ module wg_board_core #(
   output logic                      ev_fire_o,    // an event taken by the link engine
   output logic      [2:0]           ev_kind_o,    // its kind (with ev_fire_o)
   output logic                      idle_o,
-  output logic                      wait_o        // idle but for the link's timers (docs/link-rtl.md)
+  output logic                      wait_o,       // idle but for the link's timers (docs/link-rtl.md)
+
+  // Kernel register writes from the board's debug port (CFG to every SM, addr < 32).
+  input  wire logic                 jcfg_valid_i,
+  output logic                      jcfg_ready_o, // taken into the core's holding register
+  input  wire logic [4:0]           jcfg_addr_i,
+  input  wire logic [31:0]          jcfg_data_i,
+  output logic                      jcfg_fire_o   // the GPU takes a held write (at cycle_o)
 );
 
   // The GPU's clock. The GPU gets a clock edge only when it may have something to do: a
@@ -134,6 +146,42 @@ module wg_board_core #(
   logic [1023:0]        hold_data_q;
 
   assign cmd_ready = gpu_act && !hold_valid_q;
+
+  // The debug port's write: held in the GPU's clock domain like a host command, offered to
+  // wg_gpu (as CFG to every SM) only while no host command is held and the GPU either runs
+  // target time at the coming edge or holds no work, so the set-up edge it causes is a
+  // cycle of target time or changes nothing but the register. "No work" is registered at
+  // each GPU edge (no SM busy before an edge that ran no target time: such an edge cannot
+  // make an SM busy, so none is busy after it either); taken from wg_gpu's busy mask directly
+  // it would make the command's valid depend on the SMs' outputs.
+  logic       jhold_valid_q, jsel, gpu_cmd_valid, jidle_q;
+  logic [4:0] jhold_addr_q;
+  logic [31:0] jhold_data_q;
+  logic [NUM_SMS-1:0] gpu_busy;
+
+  assign jcfg_ready_o = gpu_act && !jhold_valid_q;
+  assign jsel         = jhold_valid_q && !hold_valid_q && (running_o || jidle_q);
+
+  always_ff @(posedge clk_gpu) jidle_q <= rst_gpu_nq && gpu_busy == '0 && !running_o;
+
+  always_ff @(posedge clk_gpu) begin
+    if (!rst_gpu_nq) begin
+      jhold_valid_q <= 1'b0;
+    end else if (jcfg_valid_i && !jhold_valid_q) begin
+      jhold_valid_q <= 1'b1;
+    end else if (jsel && gpu_cmd_ready) begin
+      jhold_valid_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_gpu) begin
+    if (jcfg_valid_i && !jhold_valid_q) begin
+      jhold_addr_q <= jcfg_addr_i;
+      jhold_data_q <= jcfg_data_i;
+    end
+  end
+
+  assign gpu_cmd_valid = hold_valid_q || jsel;
 
   // A command taken leaves NOP behind, so that wg_gpu's ready means "out of reset" while the
   // holding register is empty.
@@ -329,15 +377,15 @@ module wg_board_core #(
   ) u_gpu (
     .clk_i                  (clk_gpu),
     .rst_ni                 (rst_gpu_nq),
-    .cmd_valid_i            (hold_valid_q),
+    .cmd_valid_i            (gpu_cmd_valid),
     .cmd_ready_o            (gpu_cmd_ready),
-    .cmd_op_i               (hold_op_q),
+    .cmd_op_i               (jsel ? 4'd2 : hold_op_q),   // 2: CFG
     .cmd_sm_i               (hold_sm_q),
-    .cmd_all_i              (hold_all_q),
+    .cmd_all_i              (jsel || hold_all_q),
     .cmd_at_i               (hold_at_q),
-    .cmd_addr_i             (hold_addr_q),
+    .cmd_addr_i             (jsel ? {27'd0, jhold_addr_q} : hold_addr_q),
     .cmd_tag_i              (hold_tag_q),
-    .cmd_data_i             (hold_data_q),
+    .cmd_data_i             (jsel ? {992'd0, jhold_data_q} : hold_data_q),
     .ev_valid_o             (gpu_ev_valid),
     .ev_ready_i             (ev_ready),
     .ev_kind_o              (ev_kind),
@@ -376,7 +424,7 @@ module wg_board_core #(
     .ev_ret_beat_o          (ev_ret_beat),
     .ev_ret_last_o          (ev_ret_last),
     .ev_ret_data_o          (ev_ret_data),
-    .ev_busy_o              (ev_busy),
+    .ev_busy_o              (gpu_busy),
     .ev_cnt_o               (ev_cnt),
     .ev_err_code_o          (ev_err_code),
     .cycle_o                (cycle_o),
@@ -389,15 +437,21 @@ module wg_board_core #(
   // offers an event or runs target time. With none of these wg_gpu holds still (the in-process
   // model skips such cycles the same way, sim/wggpu.cpp).
   logic gpu_still;
-  assign gpu_still  = rst_ni && rst_gpu_nq && gpu_cmd_ready && !hold_valid_q && !gpu_ev_valid && !running_o;
-  assign gpu_want   = !gpu_still || cmd_valid;
+  assign gpu_still  = rst_ni && rst_gpu_nq && gpu_cmd_ready && !hold_valid_q && !jsel && !gpu_ev_valid && !running_o;
+  assign gpu_want   = !gpu_still || cmd_valid || (jcfg_valid_i && !jhold_valid_q);
+  assign ev_busy    = gpu_busy;
 
   assign cmd_fire_o = gpu_act && hold_valid_q && gpu_cmd_ready;
+  assign jcfg_fire_o = gpu_act && jsel && gpu_cmd_ready;
   assign ev_fire_o  = ev_valid && ev_ready;
   assign ev_kind_o  = ev_kind;
-  // Idle: the link engine idle, the GPU still and its clock already off.
-  assign idle_o     = link_idle && gpu_still && !gpu_act;
-  assign wait_o     = link_wait && gpu_still && !gpu_act;
+  // Idle: the link engine idle, the GPU still and its clock already off, no debug-port write
+  // to take (a held one that waits for the GPU to run counts as still: only a grant from
+  // the host, which arrives as bytes, lets it in).
+  logic jcfg_new;
+  assign jcfg_new   = jcfg_valid_i && !jhold_valid_q;
+  assign idle_o     = link_idle && gpu_still && !gpu_act && !jcfg_new;
+  assign wait_o     = link_wait && gpu_still && !gpu_act && !jcfg_new;
 
 `ifndef SYNTHESIS
   // A command stays offered, unchanged, until the GPU takes it; an idle core with no byte
@@ -409,7 +463,7 @@ module wg_board_core #(
     cmd_held_q    <= rst_ni && cmd_valid && !cmd_ready;
     cmd_op_held_q <= cmd_op;
     cmd_at_held_q <= cmd_at;
-    idle_held_q   <= rst_ni && idle_o && !rx_valid_i;
+    idle_held_q   <= rst_ni && idle_o && !rx_valid_i && !jcfg_valid_i;
     cycle_held_q  <= cycle_o;
     if (rst_ni && cmd_held_q) begin
       assert (cmd_valid && cmd_op == cmd_op_held_q && cmd_at == cmd_at_held_q)

@@ -21,6 +21,13 @@
 // and the GPU hold every register; target time stands, so nothing of a run changes); HALTED
 // is reported once the gate is closed. Resume opens it again. Bytes from the host wait in
 // the FX2 and the bridge meanwhile.
+//
+// Power-gating controls (docs/usb.md section 2.1): a JTAG write to CTL0..7 is forwarded once
+// to every SM's kernel register (CTL0..3: PG_CTRL, PG_BET, PG_IDLE, PG_WAKE = 21..24;
+// CTL4..7: PG_ISSUE, PG_SLICE, PG_DOWN, PG_UP = 17..20) through the core's debug command
+// port. Each control has a pending bit, set by a write and cleared when the core takes the
+// write (with the register's value at that time): a control written again before its write
+// was taken is delivered once, with the later value; pending controls go in index order.
 `default_nettype none
 
 `ifndef WG_GPU_NUM_SMS
@@ -83,11 +90,14 @@ module wg_board_top #(
   output logic            tdo_oe_o,
 
   // For simulation: nothing moves at the next IFCLK edge unless a flag or a JTAG pin changes.
-  output logic            idle_o
+  output logic            idle_o,
+  // For simulation: the same but for the link engine's retransmission and NAK timers (the
+  // core waits for the host: wg_board_core wait_o).
+  output logic            wait_o
 );
 
-  localparam int unsigned NUM_CNT  = 14;
-  localparam int unsigned NUM_CTRL = 4;
+  localparam int unsigned NUM_CNT  = 17;
+  localparam int unsigned NUM_CTRL = 8;
 
   // ---- reset ----
   logic rst_n;
@@ -151,6 +161,9 @@ module wg_board_top #(
   logic [31:0] rep_seq, rep_exp, rep_act;
   logic [63:0] rep_off, cycle, grant;
   logic [2:0]  ev_kind;
+  logic        jcfg_valid, jcfg_ready, jcfg_fire;
+  logic [4:0]  jcfg_addr;
+  logic [31:0] jcfg_data;
 
   wg_board_core #(
     .NUM_SMS       (NUM_SMS),
@@ -200,7 +213,12 @@ module wg_board_top #(
     .ev_fire_o   (ev_fire),
     .ev_kind_o   (ev_kind),
     .idle_o      (core_idle),
-    .wait_o      (core_wait)
+    .wait_o      (core_wait),
+    .jcfg_valid_i (jcfg_valid),
+    .jcfg_ready_o (jcfg_ready),
+    .jcfg_addr_i  (jcfg_addr),
+    .jcfg_data_i  (jcfg_data),
+    .jcfg_fire_o  (jcfg_fire)
   );
 
   // ---- counters for the register block (IFCLK domain) ----
@@ -237,7 +255,10 @@ module wg_board_top #(
 
   logic [NUM_CNT*32-1:0] cnt;
   assign cnt = {
-    {20'b0, ev_kind, 1'b0, core_wait, core_idle, bridge_idle, halted_q, gpu_error, running, failed, up}, // 13 STATUS bits
+    n_jcfg_at_q[63:32],      // 16 target cycle of the last one, high word
+    n_jcfg_at_q[31:0],       // 15 target cycle at which the GPU took the last one, low word
+    n_jcfg_q,                // 14 power-gating control writes from JTAG taken by the GPU
+    {20'b0, ev_kind, jpend_q != '0 || jflight_q, core_wait, core_idle, bridge_idle, halted_q, gpu_error, running, failed, up}, // 13 STATUS bits
     n_last_exp_q,            // 12 expected value of the last report
     n_last_act_q,            // 11 actual value of the last report
     n_last_rep_q,            // 10 last report: type, seq[19:0], code
@@ -262,6 +283,7 @@ module wg_board_top #(
   logic [31:0]                    regs_rsp_rdata;
   logic [wg_jtag_pkg::SYS_STATUS_W-1:0] jstatus;
   logic [NUM_CTRL*32-1:0]         ctrl;
+  logic [NUM_CTRL-1:0]            ctrl_we;
   logic [3:0]                     unused_tap_state;
 
   wg_jtag_tap u_tap (
@@ -304,6 +326,7 @@ module wg_board_top #(
     .rsp_err_o   (regs_rsp_err),
     .cnt_i       (cnt),
     .ctrl_o      (ctrl),
+    .ctrl_we_o   (ctrl_we),
     .halt_o      (halt),
     .halted_i    (halted_q),
     .link_up_i   (up),
@@ -326,13 +349,61 @@ module wg_board_top #(
     .out_data_o  ({rsp_err, rsp_rdata})
   );
 
-  // The control registers are reserved for the power-gating controls of docs/power-gating.md
-  // section 5 (written through the link today: wg_gpu has no control port for them).
-  logic unused_ctrl;
-  assign unused_ctrl = ^{ctrl, rep_off, rep_seq[31:20], unused_tap_state};
+  // ---- power-gating controls: a CTL write goes once to every SM's kernel register ----
+  // jpend_q[i]: control i written and not yet taken by the core (into its holding register);
+  // jflight_q: one taken and not yet taken by the GPU. The core takes the lowest pending index,
+  // never in a cycle with a write pulse (ctrl_we), so a value is never taken and re-armed at
+  // once.
+  logic [NUM_CTRL-1:0] jpend_q;
+  logic                jflight_q;
+  logic [2:0]          jidx;
+  logic [31:0]         n_jcfg_q;
+  logic [63:0]         n_jcfg_at_q;
+  logic                jtake;
+
+  always_comb begin
+    jidx = '0;
+    for (int i = NUM_CTRL - 1; i >= 0; i--) if (jpend_q[i]) jidx = 3'(i);
+  end
+
+  assign jcfg_valid = jpend_q != '0 && ctrl_we == '0 && core_act;
+  assign jtake      = jcfg_valid && jcfg_ready;
+  // CTL0..3 -> kernel registers 21..24, CTL4..7 -> 17..20 (docs/sm.md section 2.1)
+  assign jcfg_addr  = jidx[2] ? 5'd13 + 5'(jidx) : 5'd21 + 5'(jidx);
+  always_comb begin
+    jcfg_data = '0;
+    for (int i = 0; i < NUM_CTRL; i++) if (jidx == 3'(i)) jcfg_data = ctrl[i*32 +: 32];
+  end
+
+  always_ff @(posedge ifclk_i) begin
+    if (!rst_n) begin
+      jpend_q     <= '0;
+      jflight_q   <= 1'b0;
+      n_jcfg_q    <= '0;
+      n_jcfg_at_q <= '0;
+    end else begin
+      for (int i = 0; i < NUM_CTRL; i++) begin
+        if (ctrl_we[i])                       jpend_q[i] <= 1'b1;
+        else if (jtake && jidx == 3'(i))      jpend_q[i] <= 1'b0;
+      end
+      if (jtake)                              jflight_q <= 1'b1;
+      else if (jcfg_fire && core_act)         jflight_q <= 1'b0;
+      if (jcfg_fire && core_act) begin
+        n_jcfg_q    <= n_jcfg_q + 1'b1;
+        n_jcfg_at_q <= cycle;
+      end
+    end
+  end
+
+  logic unused_top;
+  assign unused_top = ^{rep_off, rep_seq[31:20], unused_tap_state};
 
   assign led_o  = {halted_q, running, failed, up};
-  assign idle_o = rst_n && bridge_idle && core_idle && !halt && !halted_q && !req_valid && !rsp_valid
-                  && !regs_rsp_valid;
+  // Nothing moves but the core's link timers: every other part as for idle_o.
+  logic still_but_core;
+  assign still_but_core = rst_n && bridge_idle && !halt && !halted_q && !req_valid && !rsp_valid
+                          && !regs_rsp_valid && jpend_q == '0 && ctrl_we == '0;
+  assign idle_o = still_but_core && core_idle;
+  assign wait_o = still_but_core && core_wait;
 
 endmodule

@@ -57,7 +57,7 @@ module wg_exec_pipe #(
   input  wire logic                  compact_i,       // thread compaction
   input  wire logic                  remote_i,        // SIMD instructions go to the other unit
   input  wire logic                  remote_split_i,  // ... which runs split
-  input  wire logic                  simd_lanes_ok_i, // the lanes a SIMD dispatch may use are powered
+  input  wire logic [SIMD_WIDTH-1:0] simd_lanes_on_i, // powered lanes of the unit SIMD dispatch goes to
   output logic [SIMD_WIDTH-1:0]      lane_busy_o,     // this pipe's unit's lanes computing
 
   // Remote issue to the other pipe's unit (xo) and from the other pipe (xi).
@@ -150,11 +150,15 @@ module wg_exec_pipe #(
   output logic [31:0]                cnt_bank_conf_o,
   output logic [31:0]                cnt_wr_conf_o,
 
-  // Power gating (docs/power-gating.md section 2): lanes of the SIMD unit that hold work,
-  // and lanes that must stay powered (issued SIMD work not yet finished).
+  // Power gating (docs/power-gating.md section 2). Of this pipe's own unit: lanes holding
+  // work, and lanes held powered (work and the passes still to load). Of the unit this
+  // pipe's SIMD instructions go to (its own, or the other when remote_i): lanes of SIMD
+  // instructions issued and not yet dispatched (held), and the lanes the instruction
+  // waiting at dispatch needs (demanded; it waits until they are all powered).
   output logic [SIMD_WIDTH-1:0]      lane_work_o,
-  output logic [SIMD_WIDTH-1:0]      lane_hold_o,
-  output logic                       simd_pend_o      // SIMD instructions issued, not dispatched
+  output logic [SIMD_WIDTH-1:0]      unit_hold_o,
+  output logic [SIMD_WIDTH-1:0]      pend_lanes_o,
+  output logic [SIMD_WIDTH-1:0]      disp_need_o
 );
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
@@ -315,11 +319,18 @@ module wg_exec_pipe #(
   assign slot_ok = !ring_v_q[rptr_q + d_lat];
 
   // The unit's input: this pipe's instruction, or the other pipe's (round robin).
-  assign own_req    = d_valid && d_simd && ring_ok && !remote_i && simd_lanes_ok_i;
+  // The lanes the instruction at dispatch uses on the unit it goes to: it waits until they
+  // are all powered (docs/power-gating.md section 2), and demands them meanwhile.
+  logic [SIMD_WIDTH-1:0] d_lanes;
+  logic                  lanes_ok;
+  assign d_lanes  = SIMD_WIDTH'(wg_sm_pkg::simd_lanes(d_exec, LW - {2'b0, tgt_split}, compact_i));
+  assign lanes_ok = (d_lanes & ~simd_lanes_on_i) == '0;
+
+  assign own_req    = d_valid && d_simd && ring_ok && !remote_i && lanes_ok;
   assign gnt_x      = xi_valid_i && (!own_req || xpri_q);
   assign xi_ready_o = simd_ready && gnt_x;
   assign unit_fire  = simd_ready && (own_req || gnt_x);
-  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i && simd_lanes_ok_i;
+  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i && lanes_ok;
 
   assign simd_fire = remote_i ? (xo_valid_o && xo_ready_i) : (own_req && simd_ready && !gnt_x);
   assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i) ||
@@ -381,17 +392,18 @@ module wg_exec_pipe #(
     .lane_work_o (s_lane_work)
   );
 
-  // Lanes held powered: SIMD instructions between issue and dispatch (a count and the
-  // union of their lanes, cleared when the count returns to 0), every lane while the unit
-  // still loads passes of an accepted instruction, and the lanes holding work.
-  logic [SIMD_WIDTH-1:0] pend_lanes_q, is_lanes;
+  // Lanes held powered. Of SIMD instructions between issue and dispatch: a count and the
+  // union of their lanes (by the split and unit at issue; if these change before dispatch,
+  // the instruction at dispatch demands its new lanes), cleared when the count returns to 0.
+  // Of this unit: the lanes of the instruction it is still loading passes of, and the lanes
+  // holding work.
+  logic [SIMD_WIDTH-1:0] pend_lanes_q, is_lanes, unit_lanes_q, x_lanes;
   logic [4:0]            pend_cnt_q, pend_cnt_d;
   logic                  is_simd_fire;
 
-  always_comb begin
-    is_lanes = '0;
-    for (int p = 0; p < 32'(PASSES); p++) is_lanes = is_lanes | is_exec_i[p*SIMD_WIDTH +: SIMD_WIDTH];
-  end
+  assign is_lanes     = SIMD_WIDTH'(wg_sm_pkg::simd_lanes(is_exec_i, LW - {2'b0, tgt_split}, compact_i));
+  assign x_lanes      = SIMD_WIDTH'(wg_sm_pkg::simd_lanes(xi_exec_i,
+                                    LW - {2'b0, (SIMD_WIDTH >= 2) && split_i}, compact_i));
   assign is_simd_fire = is_valid_i && is_ready_o && (iu.unit == wg_sm_pkg::UNIT_SIMD);
   assign pend_cnt_d   = pend_cnt_q + 5'(is_simd_fire) - 5'(simd_fire);
 
@@ -399,16 +411,19 @@ module wg_exec_pipe #(
     if (!rst_ni) begin
       pend_cnt_q   <= '0;
       pend_lanes_q <= '0;
+      unit_lanes_q <= '0;
     end else begin
       pend_cnt_q   <= pend_cnt_d;
       if (pend_cnt_d == '0) pend_lanes_q <= '0;
       else if (is_simd_fire) pend_lanes_q <= pend_lanes_q | is_lanes;
+      if (unit_fire) unit_lanes_q <= gnt_x ? x_lanes : d_lanes;
     end
   end
 
-  assign lane_work_o = s_lane_work;
-  assign simd_pend_o = pend_cnt_q != '0;
-  assign lane_hold_o = pend_lanes_q | s_lane_work | (simd_ready ? '0 : '1);
+  assign lane_work_o  = s_lane_work;
+  assign unit_hold_o  = s_lane_work | (simd_ready ? '0 : unit_lanes_q);
+  assign pend_lanes_o = pend_lanes_q;
+  assign disp_need_o  = (d_valid && d_simd) ? d_lanes : '0;
 
   assign lane_busy_o = s_lane_busy;
 

@@ -433,6 +433,8 @@ module wg_gpu #(
     logic [1:0]                  pg_issue_state_unused;
     logic [4*48-1:0]             c_pg_state_unused;
     logic [47:0]                 c_pg_changes_unused;
+    logic                        pgt_valid_unused;
+    logic [63:0]                 pgt_rec_unused;
 
     // Per-SM idle clock gate.
     logic       need, gate_en, clk_sm_s, tick_s;
@@ -591,6 +593,10 @@ module wg_gpu #(
       .pg_issue_state_o  (pg_issue_state_unused),
       .cnt_pg_state_o    (c_pg_state_unused),
       .cnt_pg_changes_o  (c_pg_changes_unused),
+      // Lane-activity trace: not streamed over the link yet (docs/power-gating.md section 7.3).
+      .pgt_valid_o       (pgt_valid_unused),
+      .pgt_ready_i       (1'b1),
+      .pgt_rec_o         (pgt_rec_unused),
       .cnt_cycles_o      (c_cycles),
       .cnt_active_o      (c_active),
       .cnt_winst_o       (c_winst),

@@ -35,6 +35,7 @@ module wg_jtag_regs #(
 
   input  wire logic [NUM_CNT*32-1:0]  cnt_i,      // counter i at [i*32 +: 32]
   output logic      [NUM_CTRL*32-1:0] ctrl_o,     // control i at [i*32 +: 32]
+  output logic      [NUM_CTRL-1:0]    ctrl_we_o,  // control i written (one cycle, with the new value on ctrl_o after it)
   output logic                        halt_o,     // CTRL.HALT: 1 = halt requested
   input  wire logic                   halted_i,   // the GPU has halted
   input  wire logic                   link_up_i,
@@ -151,6 +152,18 @@ module wg_jtag_regs #(
   assign rsp_rdata_o = rsp_rdata_q;
   assign rsp_err_o   = rsp_err_q;
   assign ctrl_o      = ctl_q;
+
+  // A write pulse per control register, registered with the value: ctrl_we_o[i] is high in the
+  // cycle after the write, when ctrl_o already holds the new value.
+  logic [NUM_CTRL-1:0] ctl_we_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ctl_we_q <= '0;
+    end else begin
+      for (int i = 0; i < NUM_CTRL; i++) ctl_we_q[i] <= wr && is_ctl && 32'(idx) == i;
+    end
+  end
+  assign ctrl_we_o = ctl_we_q;
   assign halt_o      = halt_q;
 
   always_comb begin

@@ -28,6 +28,7 @@ module wg_sm #(
   parameter bit          HAS_FP      = 1'b1,
   parameter bit          HAS_SFU     = 1'b1,    // special-function unit (docs/sfu.md)
   parameter int unsigned SFU_LANES   = 4,
+  parameter int unsigned PGT_QDEPTH  = 256,   // lane-activity trace queue (docs/power-gating.md 7.2)
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
@@ -125,6 +126,11 @@ module wg_sm #(
   output logic [1:0]                         pg_issue_state_o, // issue-control state S1..S4 (0..3)
   output logic [4*48-1:0]                    cnt_pg_state_o,   // cycles in S1..S4
   output logic [47:0]                        cnt_pg_changes_o, // state changes
+  // Lane-activity trace (docs/power-gating.md section 7): 64-bit records, window in
+  // kernel registers CFG_PGT_*.
+  output logic                               pgt_valid_o,
+  input  wire logic                          pgt_ready_i,
+  output logic [63:0]                        pgt_rec_o,
 
   // Counters (docs/sm-pipeline.md).
   output logic [63:0]                        cnt_cycles_o,
@@ -364,13 +370,14 @@ module wg_sm #(
   // Power gating (docs/power-gating.md sections 2, 4, 5).
   // ---------------------------------------------------------------------------
   localparam int unsigned NL     = NUM_SIMD * SIMD_WIDTH;
-  localparam int unsigned PASSES = 32 / SIMD_WIDTH;
   localparam int unsigned PG_CW  = 20;
 
   logic [31:0] pg_ctl;
   logic        pg_close_q, pg_clear_q, pg_frozen_q, pg_en, cta_rdy, pg_core_on;
   logic [NL-1:0]       pg_work, pg_hold, pg_demand, pg_on, pg_ctrl_on, pg_may_sleep;
   logic [2*NL-1:0]     pg_state;
+  logic                pgt_busy;      // lane-activity trace (below)
+  logic [47:0]         pgt_lost;
   logic [NUM_SIMD-1:0] pg_block, pg_stall, pg_unit_sleep, pg_acct_busy, pg_acct_ready;
   assign pg_ctl = cfg_q[5'(wg_sm_pkg::CFG_PG_CTRL)];
 
@@ -391,74 +398,45 @@ module wg_sm #(
   end
   assign pg_en = !pg_frozen_q && (&pg_acct_ready) && !pg_clear_q;
 
-  // Demand: the lanes of the instruction each scheduler has selected, when it goes to the
-  // SIMD unit, on the unit it runs on. With issue control and compaction off, thread t runs
-  // on lane t mod SIMD_WIDTH of its scheduler's unit. With either on (section 3), the lanes
-  // an instruction uses depend on the split, the compaction and, when unit 1 is out of
-  // use, on unit 0 serving scheduler 1: the demand is then every lane in use of the unit it
-  // runs on (a superset of what it uses). It is not issued while any of them is not
-  // powered; a cycle in which only that holds it back is a wake-up stall.
-  logic                 pg_modes;
-  logic [NL-1:0]        pg_need, pg_hold_raw;
-  logic [NUM_SIMD-1:0]  pg_remote, pg_pend;
-  assign pg_modes = pg_issue_en || pg_compact;
+  // Demand and hold (section 2), each on the unit the lanes belong to. Scheduler k's
+  // instructions run on unit k, or on unit 0 while unit 1 is out of use (remote issue,
+  // section 3.4), with the split of that unit and the compaction: their lanes are
+  // wg_sm_pkg::simd_lanes of the execution mask. An instruction at issue demands its lanes
+  // and is not issued while any of them is not powered (a cycle in which only that holds it
+  // back is a wake-up stall). The split and the unit can change between issue and dispatch
+  // (a slice boundary): the instruction waiting at dispatch demands the lanes it uses then,
+  // and is not dispatched until they are powered; lanes of instructions between issue and
+  // dispatch are held, and so are a unit's lanes holding work or still to be loaded.
+  logic [NL-1:0]        pg_need, pg_pend_lanes, pg_disp_need, pg_unit_hold;
+  logic [NUM_SIMD-1:0]  pg_remote;
+  logic [NL-1:0]        pg_lanes_on;   // per scheduler: powered lanes of its target unit
   for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
     wg_sm_pkg::uop_t       ku;
-    logic [SIMD_WIDTH-1:0] need, on;
-    logic                  ku_unused, simd;
+    logic                  ku_unused, simd, tsplit;
+    logic [2:0]            lw;
     assign ku        = is_uop[k*UOP_W +: UOP_W];
     assign ku_unused = ^ku;
     assign simd      = is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD;
     assign pg_remote[k] = (k != 0) && !pg_unit_on[k];
-    always_comb begin
-      need = '0;
-      if (simd) begin
-        if (pg_modes) need = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-        else for (int p = 0; p < 32'(PASSES); p++) need = need | is_exec[k*32 + p*SIMD_WIDTH +: SIMD_WIDTH];
-      end
-    end
-    assign on = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] = need;
-    assign pg_block[k] = (need & ~on) != '0;
+    assign tsplit    = (SIMD_WIDTH >= 2) && pg_split[pg_remote[k] ? 0 : k];
+    assign lw        = 3'($clog2(SIMD_WIDTH)) - {2'b0, tsplit};
+    assign pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] =
+      simd ? SIMD_WIDTH'(wg_sm_pkg::simd_lanes(is_exec[k*32 +: 32], lw, pg_compact)) : '0;
+    assign pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
+    assign pg_block[k] = (pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] & ~pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH]) != '0;
     assign pg_stall[k] = pg_block[k] && is_ready[k];
   end
 
-  // The split, the compaction and the unit an instruction runs on are taken at its dispatch,
-  // which can come after a slice boundary changed them: with the section 3 modes on, a SIMD
-  // dispatch waits until every lane in use of its unit is powered, and work waiting for
-  // dispatch demands those lanes (below), so they wake.
-  logic [NUM_SIMD-1:0] pg_lanes_ok;
-  for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_lanes_ok
-    logic [SIMD_WIDTH-1:0] use_k, on_k;
-    assign use_k = pg_in_use_o[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign on_k  = pg_on[(pg_remote[k] ? 0 : k)*SIMD_WIDTH +: SIMD_WIDTH];
-    assign pg_lanes_ok[k] = !pg_modes || (use_k & ~on_k) == '0;
-  end
-
-  // Per unit: the demand of the schedulers whose instructions run on it, and the lanes held
-  // powered (work issued, not yet dispatched). With the section 3 modes on, a unit with any
-  // such work holds all its lanes in use (pipe 1's work counts on unit 0 while remote).
   always_comb begin
     pg_demand = '0;
-    pg_hold   = '0;
+    pg_hold   = pg_unit_hold;
     for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-      if (pg_remote[k]) begin
-        pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (pg_modes && (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k])) begin
-          pg_hold[0 +: SIMD_WIDTH]   = pg_hold[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
-          pg_demand[0 +: SIMD_WIDTH] = pg_demand[0 +: SIMD_WIDTH] | pg_in_use_o[0 +: SIMD_WIDTH];
-        end
-      end else begin
-        pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                pg_need[k*SIMD_WIDTH +: SIMD_WIDTH];
-        if (!pg_modes)
-          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH];
-        else if (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH] != '0 || pg_pend[k]) begin
-          pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH]   = pg_hold[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
-          pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[k*SIMD_WIDTH +: SIMD_WIDTH] |
-                                                  pg_in_use_o[k*SIMD_WIDTH +: SIMD_WIDTH];
+      for (int u = 0; u < 32'(NUM_SIMD); u++) begin
+        if (u == (pg_remote[k] ? 0 : k)) begin
+          pg_demand[u*SIMD_WIDTH +: SIMD_WIDTH] = pg_demand[u*SIMD_WIDTH +: SIMD_WIDTH] |
+              pg_need[k*SIMD_WIDTH +: SIMD_WIDTH] | pg_disp_need[k*SIMD_WIDTH +: SIMD_WIDTH];
+          pg_hold[u*SIMD_WIDTH +: SIMD_WIDTH] = pg_hold[u*SIMD_WIDTH +: SIMD_WIDTH] |
+              pg_pend_lanes[k*SIMD_WIDTH +: SIMD_WIDTH];
         end
       end
     end
@@ -548,7 +526,7 @@ module wg_sm #(
     else if (pg_hist_re_i) pg_hist_unit_q <= pg_hist_addr_i[10];
   end
   assign pg_hist_data_o = (NUM_SIMD > 1 && pg_hist_unit_q) ? pa_hist[32 +: 32] : pa_hist[0 +: 32];
-  assign pg_busy_o      = |pg_acct_busy;
+  assign pg_busy_o      = (|pg_acct_busy) || pgt_busy;
   assign pg_state_o     = pg_state;
   assign pg_count_o     = pg_en;
 
@@ -566,11 +544,33 @@ module wg_sm #(
     end
   end
 
+  // Lane-activity trace (docs/power-gating.md section 7): the counted cycles' lane states
+  // and issue-control state as run-length records for the window in CFG_PGT_*.
+  wg_pg_trace #(
+    .NUM_LANES (NL),
+    .QDEPTH    (PGT_QDEPTH)
+  ) u_pg_trace (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .clear_i     (pg_clear_q),
+    .count_i     (pg_en),
+    .cycle_i     (pg_cycles_q),
+    .from_i      ({cfg_q[5'(wg_sm_pkg::CFG_PGT_HI)][15:0], cfg_q[5'(wg_sm_pkg::CFG_PGT_FROM)]}),
+    .to_i        ({cfg_q[5'(wg_sm_pkg::CFG_PGT_HI)][31:16], cfg_q[5'(wg_sm_pkg::CFG_PGT_TO)]}),
+    .state_i     (pg_state),
+    .issue_i     (pg_issue_state_o),
+    .rec_valid_o (pgt_valid_o),
+    .rec_ready_i (pgt_ready_i),
+    .rec_o       (pgt_rec_o),
+    .lost_o      (pgt_lost),
+    .busy_o      (pgt_busy)
+  );
+
   // Read port: lane counters at {lane, kind} (lane = u x SIMD_WIDTH + l; kind 0 active,
   // 1 idle, 2 sleep, 3 wake, 4 events), 0x800 + 8u + k per unit (0 sleep, 1 events,
   // 2 hist_over_count, 3 hist_over_sum, 4 hist_lost), 0xC00 + k per SM (0 cycles counted,
   // 1 wake stall, 2 core active, 3 core sleep, 4 core events, 5 core wake stall, 6 state:
-  // bit 0 counting, bit 1 closed). Formed only under pg_re_i.
+  // bit 0 counting, bit 1 closed, 7 trace records lost). Formed only under pg_re_i.
   always_comb begin
     pg_rdata_o = '0;
     if (pg_re_i) begin
@@ -609,6 +609,7 @@ module wg_sm #(
           8'd4: pg_rdata_o = 64'(pg_core_events);
           8'd5: pg_rdata_o = 64'(pg_core_wstall);
           8'd6: pg_rdata_o = {62'd0, pg_frozen_q, pg_en};
+          8'd7: pg_rdata_o = 64'(pgt_lost);
           default: ;
         endcase
       end
@@ -734,7 +735,7 @@ module wg_sm #(
       .compact_i       (pg_compact),
       .remote_i        (!pg_unit_on[k]),
       .remote_split_i  (pg_split[0]),
-      .simd_lanes_ok_i (pg_lanes_ok[k]),
+      .simd_lanes_on_i (pg_lanes_on[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .lane_busy_o     (lane_busy[k*SIMD_WIDTH +: SIMD_WIDTH]),
       .xo_valid_o      (xo_valid[k]),
       .xo_ready_i      (xo_ready[k]),
@@ -807,8 +808,9 @@ module wg_sm #(
       .cnt_bank_conf_o (bank_conf[k*32 +: 32]),
       .cnt_wr_conf_o   (wr_conf[k*32 +: 32]),
       .lane_work_o     (pg_work[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .lane_hold_o     (pg_hold_raw[k*SIMD_WIDTH +: SIMD_WIDTH]),
-      .simd_pend_o     (pg_pend[k])
+      .unit_hold_o     (pg_unit_hold[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .pend_lanes_o    (pg_pend_lanes[k*SIMD_WIDTH +: SIMD_WIDTH]),
+      .disp_need_o     (pg_disp_need[k*SIMD_WIDTH +: SIMD_WIDTH])
     );
   end
 

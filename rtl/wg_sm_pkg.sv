@@ -59,7 +59,12 @@ package wg_sm_pkg;
   localparam logic [4:0] CFG_PG_BET        = 5'd22;
   localparam logic [4:0] CFG_PG_IDLE       = 5'd23;
   localparam logic [4:0] CFG_PG_WAKE       = 5'd24;
-  localparam int unsigned NUM_CFG = 25;
+  // Lane-activity trace window (docs/power-gating.md section 7.1): window cycles
+  // [from, to), 48 bits: FROM and TO bits 31:0, HI = from[47:32] | to[47:32] << 16.
+  localparam logic [4:0] CFG_PGT_FROM      = 5'd25;
+  localparam logic [4:0] CFG_PGT_TO        = 5'd26;
+  localparam logic [4:0] CFG_PGT_HI        = 5'd27;
+  localparam int unsigned NUM_CFG = 28;
 
   // Memory-pipeline counters (docs/memory-pipeline.md section 2), cnt_mem_o order.
   localparam int unsigned MC_GLD_REQ        = 0;
@@ -149,6 +154,26 @@ package wg_sm_pkg;
     if (!compact) simd_passes = 6'(7'd32 >> lw);
     else if (n == 7'd0) simd_passes = 6'd1;
     else simd_passes = 6'((n + (7'd1 << lw) - 7'd1) >> lw);
+  endfunction
+
+  // Lanes a SIMD-unit instruction uses (docs/power-gating.md sections 2 and 3.3), lw as in
+  // simd_passes: bit l (l < 2^lw) is set when some pass runs a thread on lane l. Without
+  // compaction thread t runs on lane t mod 2^lw (the execution mask folded); with
+  // compaction n active threads run on lanes 0 .. min(n, 2^lw) - 1.
+  function automatic logic [31:0] simd_lanes(input logic [31:0] exec, input logic [2:0] lw,
+                                             input logic compact);
+    logic [6:0]  n, k;
+    logic [31:0] ones, m;
+    n = 7'($countones(exec));
+    k = (n < (7'd1 << lw)) ? n : (7'd1 << lw);
+    ones = (k >= 7'd32) ? '1 : (32'd1 << k) - 32'd1;
+    m = exec;
+    if (lw <= 3'd4) m = {16'd0, m[31:16] | m[15:0]};
+    if (lw <= 3'd3) m = {24'd0, m[15:8] | m[7:0]};
+    if (lw <= 3'd2) m = {28'd0, m[7:4] | m[3:0]};
+    if (lw <= 3'd1) m = {30'd0, m[3:2] | m[1:0]};
+    if (lw == 3'd0) m = {31'd0, m[1] | m[0]};
+    simd_lanes = compact ? ones : m;
   endfunction
 
   /* verilator lint_on UNUSEDPARAM */

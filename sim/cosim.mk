@@ -19,18 +19,26 @@ cosim: $(COSIM)
 	$(COSIM) --seeds $(SEEDS) --seed0 $(SEED0) --target $(COSIM_TARGET) --keep $(BUILD)/cosim-fail \
 		$(foreach o,$(COSIM_OPTS),--option $(o))
 
-# Warp issue control and thread compaction (docs/power-gating.md section 3) on the RTL: the seven
-# kernel programs on the sim target (lockstep with the golden model, plus each program's own
-# result check) and co-simulation seeds, with issue control on (slices of 100 cycles, and of 7:
-# a state change every few instructions), compaction on, and both. Not part of make test
-# (about 10 minutes); make pg-test PG_SEEDS=N for more seeds.
+# Power gating on the RTL (docs/power-gating.md): the seven kernel programs on the sim target
+# (lockstep with the golden model, plus each program's own result check) and co-simulation
+# seeds under every policy: issue control with compaction and no lane gating, lane gating
+# alone (normal; and with blackout, no idle-detect delay, no wake-up latency, a BET of 7),
+# issue control and compaction with gating (slices of 7 cycles: a state change every few
+# instructions), and mix with unit and core gating and a 20-cycle wake-up. make pg-test runs
+# them all (about 5 minutes); make pg-smoke (in make test) runs the kernels and 5 seeds
+# under one policy that combines them. make pg-test PG_SEEDS=N for more seeds.
 PG_SEEDS ?= 20
 PG_POLICIES := pg_issue_ctrl=1,pg_compaction=1,pg_slice_cycles=7 pg=normal \
                pg=normal,pg_blackout=1,idle_detect_cycles=0,wakeup_cycles=0,bet_cycles=7 \
                pg=issue,pg_slice_cycles=7 pg=comp pg=mix,pg_slice_cycles=7,pg_blackout=1 \
                pg=mix,pg_unit=1,pg_core=1,wakeup_cycles=20
-.PHONY: pg-test
-pg-test: $(COSIM) $(KERNEL_BINS)
+.PHONY: pg-test pg-smoke pgtrace-test
+# The lane-activity trace against the histogram (docs/power-gating.md section 7.4; in make test).
+pgtrace-test: $(BUILD)/kernels/vecadd $(BUILD)/kernels/nested $(BUILD)/kernels/reduce
+	scripts/pgtrace-check.sh $(BUILD)
+pg-smoke: PG_POLICIES := pg=mix,pg_slice_cycles=7,pg_blackout=1,pg_unit=1,pg_core=1,bet_cycles=20,wakeup_cycles=4
+pg-smoke: PG_SEEDS := 5
+pg-test pg-smoke: $(COSIM) $(KERNEL_BINS)
 	@set -e; for p in $(PG_POLICIES); do \
 		opts=$$(echo $$p | tr ',' ' ' | sed 's/[^ ]*/--option &/g'); \
 		for k in $(KERNEL_BINS); do \

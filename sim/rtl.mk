@@ -83,6 +83,13 @@ $(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg
 $(eval $(call rtl_test,test_pg_ctrl,wg_pg_ctrl,rtl/wg_pg_ctrl.sv,tests/rtl/test_pg_ctrl.cpp,\
 	-GNUM_SIMD=2 -GSIMD_WIDTH=4))
 
+# Lane-activity trace (docs/power-gating.md section 7.2): the GTX480 SM's 32 lanes with a
+# queue of 4; 40 lanes (two groups) with a queue of 3.
+$(eval $(call rtl_test,test_pg_trace,wg_pg_trace,rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
+	-GNUM_LANES=32 -GQDEPTH=4 -CFLAGS "-DPGT_LANES=32 -DPGT_QDEPTH=4"))
+$(eval $(call rtl_test,test_pg_trace_w40,wg_pg_trace,rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
+	-GNUM_LANES=40 -GQDEPTH=3 -CFLAGS "-DPGT_LANES=40 -DPGT_QDEPTH=3"))
+
 # Warp issue control (docs/power-gating.md section 3.2): 2 units of 16 lanes.
 $(eval $(call rtl_test,test_pg_issue_ctrl,wg_pg_issue_ctrl,rtl/wg_pg_issue_ctrl.sv,tests/rtl/test_pg_issue_ctrl.cpp,\
 	-GNUM_SIMD=2 -GSIMD_WIDTH=16))
@@ -155,6 +162,8 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
 	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
+	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=1 -GQDEPTH=2
+	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=128 -GQDEPTH=8
 	@$(RTL_LINT) rtl/wg_compact.sv --top-module wg_compact -GLANES=1 -GNROWS=1
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8

@@ -9,6 +9,10 @@
 #                     --target gpu: identical downloads, cycles and statistics (scripts/usb-test.sh)
 #   make usb-bench    frames/s and MB/s through the emulated USB path (a figure, not a test)
 #   make top-lint     verilator --lint-only -Wall of wg_board_top (2 SMs; 1 SM without retire)
+#   make top-jtag-test  tests/rtl/test_board_jtag.c: the top's JTAG registers and the power-gating
+#                     controls they write, pin by pin (no host)
+#   make usb-jtag-test  OpenOCD (remote_bitbang served by fx2-emu) against the top while a kernel
+#                     runs over the emulated USB link (scripts/usb-jtag-test.sh)
 
 USB_DIR     := $(BUILD)/usb
 USB_OBJ     := $(USB_DIR)/obj
@@ -20,7 +24,7 @@ FX2_EMU     := $(USB_DIR)/fx2-emu
 USB_PKGS    := umockdev-1.0 glib-2.0 gobject-2.0
 FW_BIX      := firmware/build/warpgate-fx2.bix
 
-.PHONY: top-lib top-lint fx2-emu usb-test usb-bench
+.PHONY: top-lib top-lint fx2-emu usb-test usb-bench top-jtag-test usb-jtag-test
 
 top-lib: $(TOP_LIB)
 
@@ -72,3 +76,18 @@ usb-test: $(FX2_EMU) $(KERNEL_BINS) $(FW_IHX)
 USB_BENCH_KERNEL ?= matmul
 usb-bench: $(FX2_EMU) $(BUILD)/kernels/$(USB_BENCH_KERNEL) $(FW_IHX)
 	@USB_TEST_KERNELS=$(USB_BENCH_KERNEL) USB_TEST_UNPLUG=none scripts/usb-test.sh $(BUILD) | grep -v '^usb-test: [0-9]* passed'
+
+# The top's JTAG register window and the power-gating controls it forwards (docs/usb.md 2.1).
+$(USB_DIR)/test_board_jtag: tests/rtl/test_board_jtag.c sim/fx2_model.c sim/fx2_model.h sim/wgtop.h \
+		host/src/link.c host/src/crc32.c host/src/log.c $(TOP_LIB)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Werror -ffp-contract=off -Isim -Ihost/include -Ihost/src -o $@ \
+		tests/rtl/test_board_jtag.c sim/fx2_model.c host/src/link.c host/src/crc32.c host/src/log.c $(TOP_LIB) \
+		-lstdc++ -lz -lpthread -lm
+
+top-jtag-test: $(USB_DIR)/test_board_jtag
+	$(USB_DIR)/test_board_jtag
+
+# OpenOCD against the Verilated top while a kernel runs over the emulated USB link.
+USB_JTAG_KERNEL ?= histogram
+usb-jtag-test: $(FX2_EMU) $(BUILD)/kernels/$(USB_JTAG_KERNEL) $(FW_IHX)
+	@OPENOCD=$(OPENOCD) scripts/usb-jtag-test.sh $(BUILD) $(USB_JTAG_KERNEL)

@@ -171,6 +171,9 @@ int wgboard_create(struct wgboard **bp, const struct wgboard_opts *opts)
 	t->rx_valid_i = 0;
 	t->rx_data_i = 0;
 	t->tx_ready_i = 0;
+	t->jcfg_valid_i = 0; // the debug port's kernel register writes: a board top's (wgtop)
+	t->jcfg_addr_i = 0;
+	t->jcfg_data_i = 0;
 	for (int i = 0; i < 4; i++) {
 		t->clk_i = 0;
 		t->eval();

@@ -184,6 +184,11 @@ uint32_t wgjtag_ctrl(const struct wgjtag *j, unsigned idx)
 	return idx < 4 ? j->top->ctrl_o[idx] : 0;
 }
 
+uint32_t wgjtag_ctrl_writes(const struct wgjtag *j, unsigned idx)
+{
+	return idx < 4 ? j->top->ctrl_writes_o[idx] : 0;
+}
+
 int wgjtag_halt(const struct wgjtag *j)
 {
 	return j->top->halt_o;

@@ -56,6 +56,8 @@ int wgjtag_set_tck_half(struct wgjtag *j, uint32_t tck_half_ps);
 void wgjtag_set_cnt_ext(struct wgjtag *j, unsigned idx, uint32_t value); /* counters 2, 3 */
 void wgjtag_set_link(struct wgjtag *j, int up, int fail);
 uint32_t wgjtag_ctrl(const struct wgjtag *j, unsigned idx); /* control outputs 0..3 */
+/* Write pulses (ctrl_we_o) of control 0..3 since the system reset. */
+uint32_t wgjtag_ctrl_writes(const struct wgjtag *j, unsigned idx);
 int wgjtag_halt(const struct wgjtag *j);   /* CTRL.HALT */
 int wgjtag_halted(const struct wgjtag *j); /* the modelled GPU reports halted */
 int wgjtag_tap_state(const struct wgjtag *j);

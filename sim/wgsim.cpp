@@ -63,6 +63,7 @@ constexpr int kEinval = -1;   // WG_EINVAL
 constexpr int kEnomem = -2;   // WG_ENOMEM
 constexpr uint32_t kCfgPgCtrl = 21; // wg_sm_pkg::CFG_PG_CTRL
 constexpr uint32_t kPgClose = 1u << 8, kPgClear = 1u << 9;
+constexpr uint32_t kCfgPgtFrom = 25; // wg_sm_pkg::CFG_PGT_FROM, then PGT_TO, PGT_HI
 
 struct Launch {
 	uint32_t x, y, z, linear;
@@ -99,6 +100,9 @@ struct wgsim {
 	std::vector<uint8_t> sh_prev;
 	std::vector<uint64_t> sh_lens; // closed intervals
 	uint64_t sh_cycles = 0;
+	std::vector<uint64_t> pgt;     // lane-activity trace records not yet popped
+	size_t pgt_head = 0;
+	uint32_t pgt_regs[3] = {};     // PGT_FROM, PGT_TO, PGT_HI written at every reset
 };
 
 static void dump(wgsim *s)
@@ -113,11 +117,19 @@ static void dump(wgsim *s)
 // A clock edge with the inputs as they are (reset sweep, histogram reads).
 static void shadow_sample(wgsim *s);
 
+// The trace record offered in the cycle being evaluated (pgt_ready_i is always 1).
+static inline void pgt_sample(wgsim *s)
+{
+	if (s->top->pgt_valid_o)
+		s->pgt.push_back(s->top->pgt_rec_o);
+}
+
 static void raw_tick(wgsim *s)
 {
 	s->top->clk_i = 0;
 	s->top->eval();
 	shadow_sample(s);
+	pgt_sample(s);
 	dump(s);
 	s->top->clk_i = 1;
 	s->top->eval();
@@ -216,6 +228,7 @@ static int cycle(wgsim *s)
 	t->clk_i = 0;
 	t->eval();
 	shadow_sample(s);
+	pgt_sample(s);
 	dump(s);
 
 	bool cta_fire = t->cta_valid_i && t->cta_ready_o;
@@ -298,6 +311,7 @@ int wgsim_create(struct wgsim **sp, const struct wgsim_opts *opts)
 	/* No lane forced off: the power-gating controller drives the lanes. */
 	s->top->pg_re_i = 0;
 	s->top->pg_hist_re_i = 0;
+	s->top->pgt_ready_i = 1;
 	using lane_t = std::remove_reference<decltype(s->top->lane_en_i)>::type;
 	s->top->lane_en_i = static_cast<lane_t>(WGSIM_NUM_SIMD * WGSIM_SIMD_WIDTH >= 64
 	                                            ? ~0ull
@@ -375,6 +389,14 @@ void wgsim_reset(struct wgsim *s)
 	t->rst_ni = 1;
 	s->pg_ctrl = 0;
 	shadow_clear(s);
+	// The trace window, written while the histograms are swept (before the window opens).
+	for (uint32_t i = 0; i < 3; i++) {
+		t->cfg_we_i = 1;
+		t->cfg_addr_i = kCfgPgtFrom + i;
+		t->cfg_wdata_i = s->pgt_regs[i];
+		raw_tick(s);
+	}
+	t->cfg_we_i = 0;
 	// The power-gating histograms are swept after reset (1024 cycles); the window opens then.
 	for (int i = 0; i < 4096 && pg_busy(s); i++)
 		raw_tick(s);
@@ -624,6 +646,7 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
 	pg->core_sleep = pg_word(s, 0xC03);
 	pg->core_events = pg_word(s, 0xC04);
 	pg->core_wake_stall = pg_word(s, 0xC05);
+	pg->trace_lost = pg_word(s, 0xC07);
 	if (pg_busy(s))
 		return kEinval; // the engines still hold intervals: close first
 	Vwg_sm *t = s->top;
@@ -638,6 +661,37 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg)
 	t->pg_hist_re_i = 0;
 	t->eval();
 	return 0;
+}
+
+size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max)
+{
+	size_t n = s->pgt.size() - s->pgt_head;
+	if (n > max)
+		n = max;
+	if (n)
+		memcpy(recs, s->pgt.data() + s->pgt_head, n * sizeof(*recs));
+	s->pgt_head += n;
+	if (s->pgt_head == s->pgt.size()) {
+		s->pgt.clear();
+		s->pgt_head = 0;
+	}
+	return n;
+}
+
+int wgsim_pgt_window(struct wgsim *s, uint64_t from, uint64_t to)
+{
+	constexpr uint64_t kMax = (1ull << 48) - 1;
+	if (!s || from > kMax || to > kMax)
+		return kEinval;
+	s->pgt_regs[0] = (uint32_t)from;
+	s->pgt_regs[1] = (uint32_t)to;
+	s->pgt_regs[2] = (uint32_t)(from >> 32) | (uint32_t)(to >> 32) << 16;
+	return 0;
+}
+
+size_t wgsim_pgt_pending(const struct wgsim *s)
+{
+	return s->pgt.size() - s->pgt_head;
 }
 
 int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n)

@@ -123,6 +123,7 @@ struct wgsim_pg {
 	uint64_t over_count[WGSIM_PG_MAX_UNITS], over_sum[WGSIM_PG_MAX_UNITS], lost[WGSIM_PG_MAX_UNITS];
 	uint64_t hist[WGSIM_PG_MAX_UNITS][WGSIM_PG_BINS + 1]; /* hist[u][L], L = 1..1024 */
 	uint64_t wake_stall, core_active, core_sleep, core_events, core_wake_stall;
+	uint64_t trace_lost; /* lane-activity trace records lost (section 7.2) */
 };
 int wgsim_pg_close(struct wgsim *s);
 int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg);
@@ -132,6 +133,21 @@ int wgsim_pg_read(struct wgsim *s, struct wgsim_pg *pg);
  * wgsim_reset, with the open intervals closed at the last counted cycle; and the length
  * of every idle interval in lens[0 .. *n-1] (valid until the next wgsim_reset).
  */
+/*
+ * Lane-activity trace (docs/power-gating.md section 7): the window is set with the kernel
+ * registers PGT_FROM, PGT_TO, PGT_HI (25..27, or wgsim_pgt_window); the SM's 64-bit records are taken every
+ * cycle (the stream never waits) and kept here, across wgsim_reset, until popped.
+ * Copies up to max of them, oldest first, into recs; returns the number copied.
+ */
+size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max);
+/*
+ * The trace window [from, to) in window cycles (to = 2^48 - 1: unbounded, from = to: none):
+ * written to the kernel registers by every later wgsim_reset during the histogram sweep,
+ * so that it holds from the window's first cycle on. -1 (WG_EINVAL) above 2^48 - 1.
+ */
+int wgsim_pgt_window(struct wgsim *s, uint64_t from, uint64_t to);
+size_t wgsim_pgt_pending(const struct wgsim *s);
+
 int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens, size_t *n);
 
 #ifdef __cplusplus

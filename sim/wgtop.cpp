@@ -2,7 +2,10 @@
 //
 // Each IFCLK cycle: the FX2's outputs are applied with the clock low and the model settles,
 // then the clock rises. A cycle in which the top is idle (idle_o) with the same inputs is not
-// evaluated: wg_board_top holds every register then, so skipping is exact.
+// evaluated: wg_board_top holds every register then, so skipping is exact. After a JTAG pin
+// change the next JTAG_SYNC_CYCLES cycles are evaluated whatever idle_o says: a command the
+// TAP hands over passes a two-stage synchroniser in the IFCLK domain (wg_jtag_dtm) before
+// the top's idle_o can see it.
 #include "wgtop.h"
 
 #include <verilated.h>
@@ -31,9 +34,16 @@ struct wgtop {
 #endif
 	wgtop_opts opts{};
 	struct wgtop_counts n{};
-	bool still = false; // the last cycle left the top idle with these inputs
+	bool still = false;   // the last cycle left the top idle with these inputs
+	bool waiting = false; // ... or waiting for the host (wait_o: only the link's timers run)
+	int stop_on_wait = 0; // wgtop_run_fx2 returns 2 when the top waits
+	int force = 0;        // cycles still to evaluate after a JTAG pin change
 	wgtop_fx2_in last{};
 };
+
+namespace {
+constexpr int kJtagSyncCycles = 4; // JTAG_SYNC_CYCLES: the synchroniser's two stages and margin
+} // namespace
 
 static void dump(wgtop *t)
 {
@@ -127,7 +137,9 @@ void wgtop_cycle(struct wgtop *t, const struct wgtop_fx2_in *in)
 	Vwg_board_top *v = t->top;
 
 	t->n.cycles++;
-	if (t->still && same_in(*in, t->last) && !t->opts.no_skip) {
+	if (t->force > 0) {
+		t->force--;
+	} else if (t->still && same_in(*in, t->last) && !t->opts.no_skip) {
 		t->n.skipped++;
 		return;
 	}
@@ -141,6 +153,7 @@ void wgtop_cycle(struct wgtop *t, const struct wgtop_fx2_in *in)
 	dump(t);
 	// idle_o says what the coming edge does with these inputs.
 	t->still = v->idle_o;
+	t->waiting = v->wait_o;
 	v->ifclk_i = 1;
 	v->eval();
 	dump(t);
@@ -149,6 +162,16 @@ void wgtop_cycle(struct wgtop *t, const struct wgtop_fx2_in *in)
 int wgtop_idle(const struct wgtop *t)
 {
 	return t->still || t->top->idle_o;
+}
+
+int wgtop_waiting(const struct wgtop *t)
+{
+	return t->waiting || t->top->wait_o;
+}
+
+void wgtop_stop_on_wait(struct wgtop *t, int on)
+{
+	t->stop_on_wait = on != 0;
 }
 
 unsigned wgtop_leds(const struct wgtop *t)
@@ -170,8 +193,12 @@ int wgtop_run_fx2(struct wgtop *t, struct fx2_model *m, int rst_n, uint64_t max,
 		in.flaga_n = fx2_flaga_n(m);
 		in.flagb_n = fx2_flagb_n(m);
 		in.rst_n = rst_n;
-		if (t->still && same_in(in, t->last) && !t->opts.no_skip && !in.flaga_n) {
+		if (t->force == 0 && t->still && same_in(in, t->last) && !t->opts.no_skip && !in.flaga_n) {
 			idle = 1; // the top holds still and EP2 is empty: only the USB side can change that
+			break;
+		}
+		if (t->stop_on_wait && t->force == 0 && t->waiting && same_in(in, t->last) && !in.flaga_n) {
+			idle = 2; // only the link's timers run: the host is to speak next
 			break;
 		}
 		wgtop_cycle(t, &in);
@@ -192,6 +219,8 @@ int wgtop_jtag(struct wgtop *t, int tck, int tms, int tdi, int trst_n)
 	v->trst_ni = trst_n != 0;
 	v->eval();
 	t->still = false; // a JTAG command may be under way in the IFCLK domain
+	t->waiting = false;
+	t->force = kJtagSyncCycles;
 	return v->tdo_oe_o ? (int)v->tdo_o : -1;
 }
 

@@ -50,17 +50,26 @@ void wgtop_fx2_out(const struct wgtop *t, struct fx2_pins *p);
 void wgtop_cycle(struct wgtop *t, const struct wgtop_fx2_in *in);
 /* 1: nothing moves at the next edge unless a flag or a JTAG pin changes (wg_board_top idle_o). */
 int wgtop_idle(const struct wgtop *t);
+/* 1: the same but for the link engine's retransmission and NAK timers (wg_board_top wait_o). */
+int wgtop_waiting(const struct wgtop *t);
 unsigned wgtop_leds(const struct wgtop *t); /* bit 0 link up, 1 link failed, 2 GPU running, 3 halted */
 
 /*
  * Run the top against the FX2 model m for at most max IFCLK cycles, both sampling
  * at the same rising edges (docs/fx2.md section 5.1), the reset pin at rst_n.
  * Stops early once the top is idle and the model holds nothing for it: returns 1
- * then (the next change must come from the USB side), else 0. *ran: cycles run.
+ * then (the next change must come from the USB side); with wgtop_stop_on_wait on,
+ * also once the top only waits for the host (wait_o): returns 2 then, with the
+ * engine's timers not advanced. Else 0. *ran: cycles run.
  */
 int wgtop_run_fx2(struct wgtop *t, struct fx2_model *m, int rst_n, uint64_t max, uint64_t *ran);
+/* wgtop_run_fx2 stops when the top waits for the host (on != 0); off after wgtop_create. */
+void wgtop_stop_on_wait(struct wgtop *t, int on);
 
-/* JTAG pins; returns TDO (0/1) or -1 while it is not driven. */
+/*
+ * JTAG pins; returns TDO (0/1) or -1 while it is not driven. The next 4 IFCLK
+ * cycles are evaluated even if the top looks idle (the DTM's synchroniser).
+ */
 int wgtop_jtag(struct wgtop *t, int tck, int tms, int tdi, int trst_n);
 
 void wgtop_counts(const struct wgtop *t, struct wgtop_counts *c);

@@ -628,7 +628,8 @@ static void experiment_help(void)
 	     "  -k, --kernels LIST      comma-separated programs (vecadd,cuda/bfs); default: every\n"
 	     "                          program in PROGRAMS/kernels and PROGRAMS/cuda\n"
 	     "  -s, --size SIZE         small or default (default: default)\n"
-	     "  -t, --target NAME       gpu (default) or sim\n"
+	     "  -t, --target NAME       gpu or sim (default: gpu for cta; sim, which reports the\n"
+	     "                          lanes' power figures, for simd and bet)\n"
 	     "  -o, --out DIR           output directory (default: experiments/KIND)\n"
 	     "  -j, --jobs N            runs at once (default 1)\n"
 	     "  -b, --bet N             --bet N for every run (simd, bet; default: the configuration's)\n"
@@ -654,7 +655,7 @@ static int cmd_experiment(int argc, char **argv)
 		{ "no-plots", no_argument, NULL, 'N' },      { "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct wg_exp_opts o = { .size = "default", .target = "gpu", .jobs = 1, .gnuplot = "gnuplot" };
+	struct wg_exp_opts o = { .size = "default", .jobs = 1, .gnuplot = "gnuplot" };
 	static char exe_dir[PATH_MAX], out_dir[PATH_MAX];
 	struct wg_exp *e;
 	unsigned long v;

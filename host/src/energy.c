@@ -294,7 +294,8 @@ static double share(double part, uint64_t whole)
 /* The fields of section 6.3 into the current JSON object. */
 static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_params *p, struct wg_json *j)
 {
-	static const uint32_t curve[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+	static const uint32_t curve[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, WG_PG_HIST_BINS };
+	const unsigned ncurve = sizeof(curve) / sizeof(curve[0]);
 	struct wg_energy e;
 	unsigned i;
 	int ret = wg_energy_compute(c, p, &e), bet_listed = 0;
@@ -315,16 +316,18 @@ static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_par
 		wg_json_u64(j, "oracle_saved", e.oracle_saved);
 		wg_json_double(j, "oracle_share", share((double)e.oracle_saved, c->lane_cycles));
 	}
+	/* the fixed points in ascending order, the run's BET in its place when it is not one of them */
 	wg_json_begin_array(j, "oracle_curve");
-	for (i = 0; i <= sizeof(curve) / sizeof(curve[0]); i++) {
+	for (unsigned k = 0;;) {
 		uint32_t b;
 		uint64_t s;
 
-		if (i < sizeof(curve) / sizeof(curve[0])) {
-			b = curve[i];
-			bet_listed |= b == e.bet;
-		} else if (!bet_listed && e.oracle_ok) {
+		if (!bet_listed && e.oracle_ok && (k == ncurve || e.bet <= curve[k])) {
 			b = e.bet;
+			bet_listed = 1;
+			k += k < ncurve && curve[k] == b;
+		} else if (k < ncurve) {
+			b = curve[k++];
 		} else {
 			break;
 		}
@@ -345,8 +348,16 @@ static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_par
 	wg_json_u64(j, "core_sleep_cycles", c->core_sleep);
 	wg_json_u64(j, "skipped_cycles", c->skipped);
 	wg_json_begin_object(j, "energy_pj");
+	wg_json_double(j, "leak_lane_cycle", wg_energy_leak_pj(p));
+	wg_json_double(j, "sleep_leak_pct", p->sleep_leak_pct);
 	wg_json_double(j, "gate_event", e.gate_pj);
 	wg_json_double(j, "dynamic", e.dynamic_pj);
+	/* the classes the model prices (pg_dyn_pj > 0): thread operations x pJ each */
+	wg_json_begin_object(j, "dynamic_by_class");
+	for (i = 0; i < WG_CLASS_COUNT; i++)
+		if (p->dyn_pj[i] > 0.0)
+			wg_json_double(j, wg_class_name(i), (double)c->thread_ops[i] * p->dyn_pj[i]);
+	wg_json_end_object(j);
 	wg_json_double(j, "leak_nogating", e.leak_nogating_pj);
 	wg_json_double(j, "leak_gated", e.leak_gated_pj);
 	wg_json_double(j, "overhead", e.overhead_pj);

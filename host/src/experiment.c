@@ -122,6 +122,7 @@ static int read_power(const struct wg_jsonr *d, struct wg_exp_result *r, char *e
 	if (!p) {
 		snprintf(err, errlen, "%s: no object 'power' (at the top, in 'totals' or in 'target_counters'): "
 		         "the target reports no power-gating counters (docs/power-gating.md section 6.3)", d->name);
+		r->no_power = 1;
 		return WG_ENOENT;
 	}
 	if (p->type != WG_JV_OBJECT) {
@@ -139,6 +140,9 @@ static int read_power(const struct wg_jsonr *d, struct wg_exp_result *r, char *e
 	    (ret = wg_jsonr_get_double(d, p, "online_share", &r->online_share, err, errlen)) ||
 	    (ret = wg_jsonr_get_bool(d, p, "hist_exact", &r->hist_exact, err, errlen)) ||
 	    (ret = wg_jsonr_get_double(d, p, "energy_pj.saving_pct", &r->saving_pct, err, errlen)) ||
+	    (ret = wg_jsonr_get_double(d, p, "energy_pj.dynamic", &r->dyn_pj, err, errlen)) ||
+	    (ret = wg_jsonr_get_double(d, p, "energy_pj.leak_nogating", &r->leak_pj, err, errlen)) ||
+	    (ret = wg_jsonr_get_double(d, p, "energy_pj.sleep_leak_pct", &r->sleep_leak_pct, err, errlen)) ||
 	    (ret = wg_jsonr_get(d, p, "oracle_curve", WG_JV_ARRAY, &curve, err, errlen)))
 		return ret;
 	r->bet = (uint32_t)bet;
@@ -244,6 +248,15 @@ double wg_exp_oracle_share_at(const struct wg_exp_result *r, uint32_t bet)
 	return -1.0;
 }
 
+double wg_exp_energy_saving_pct(const struct wg_exp_result *r, double share)
+{
+	double base = r->dyn_pj + r->leak_pj;
+
+	if (!(base > 0.0))
+		return 0.0;
+	return 100.0 * share * r->leak_pj * (1.0 - r->sleep_leak_pct / 100.0) / base;
+}
+
 /* ------------------------------------------------------------- set-up */
 
 static int cmp_kernel(const void *a, const void *b)
@@ -301,13 +314,16 @@ int wg_exp_init(struct wg_exp *e, const struct wg_exp_opts *o)
 		snprintf(e->err, sizeof(e->err), "--size: expected small or default, got '%s'", o->size ? o->size : "");
 		return WG_EINVAL;
 	}
-	if (!o->target || (strcmp(o->target, "gpu") && strcmp(o->target, "sim"))) {
-		snprintf(e->err, sizeof(e->err), "--target: expected gpu or sim, got '%s'", o->target ? o->target : "");
+	if (!o->target) {
+		/* the cta policies need many SMs; the lane figures a target that reports power */
+		e->o.target = o->kind == WG_EXP_CTA ? "gpu" : "sim";
+	} else if (strcmp(o->target, "gpu") && strcmp(o->target, "sim")) {
+		snprintf(e->err, sizeof(e->err), "--target: expected gpu or sim, got '%s'", o->target);
 		return WG_EINVAL;
 	}
-	if (o->kind == WG_EXP_CTA && strcmp(o->target, "gpu")) {
+	if (o->kind == WG_EXP_CTA && strcmp(e->o.target, "gpu")) {
 		snprintf(e->err, sizeof(e->err), "--target %s: the CTA policies need the gpu target (sim has one SM)",
-		         o->target);
+		         e->o.target);
 		return WG_EINVAL;
 	}
 	if (!o->jobs || o->jobs > 64) {
@@ -427,14 +443,21 @@ void wg_exp_summarise(const struct wg_exp *e, size_t p, struct wg_exp_summary *s
 		if (e->o.kind == WG_EXP_CTA) {
 			s->mean_saved += active_rel_of(e, k, p);
 		} else {
-			s->mean_saved += e->res[k][p].oracle_share > 0.0 ? e->res[k][p].oracle_share : 0.0;
-			s->mean_online += e->res[k][p].online_share;
+			const struct wg_exp_result *r = &e->res[k][p];
+			double o = r->oracle_share > 0.0 ? r->oracle_share : 0.0;
+
+			s->mean_saved += o;
+			s->mean_online += r->online_share;
+			s->mean_energy += wg_exp_energy_saving_pct(r, o);
+			s->mean_energy_online += r->saving_pct;
 		}
 	}
 	if (s->n) {
 		s->mean_slowdown /= (double)s->n;
 		s->mean_saved /= (double)s->n;
 		s->mean_online /= (double)s->n;
+		s->mean_energy /= (double)s->n;
+		s->mean_energy_online /= (double)s->n;
 	}
 }
 
@@ -459,14 +482,16 @@ static void csv_rows(const struct wg_exp *e, FILE *f)
 	switch (e->o.kind) {
 	case WG_EXP_SIMD:
 		fputs("kernel,policy,status,cycles,slowdown,lane_cycles,lane_active,lane_sleep,gating_events,"
-		      "wakeup_stall_cycles,bet,online_saved,online_share,oracle_share,energy_saving_pct,message\n", f);
+		      "wakeup_stall_cycles,bet,online_saved,online_share,oracle_share,energy_saving_pct,oracle_energy_saving_pct,"
+		      "message\n", f);
 		break;
 	case WG_EXP_CTA:
 		fputs("kernel,policy,status,cycles,slowdown,core_active_cycles,core_active_vs_rr,sms_used,num_sms,message\n",
 		      f);
 		break;
 	case WG_EXP_BET:
-		fputs("kernel,status,bet,oracle_share,online_share,message\n", f);
+		fputs("kernel,status,bet,oracle_share,online_share,oracle_energy_saving_pct,online_energy_saving_pct,message\n",
+		      f);
 		break;
 	}
 	for (size_t k = 0; k < e->nkernels; k++) {
@@ -478,19 +503,23 @@ static void csv_rows(const struct wg_exp *e, FILE *f)
 				continue;
 			if (e->o.kind == WG_EXP_BET) {
 				if (!r->ok) {
-					fprintf(f, "%s,fail,,,,", e->kernels[k].name);
+					fprintf(f, "%s,fail,,,,,,", e->kernels[k].name);
 					csv_text(f, r->msg);
 					fputc('\n', f);
 					continue;
 				}
-				for (size_t i = 0; i < r->ncurve; i++)
-					fprintf(f, "%s,ok,%" PRIu32 ",%.6f,%.6f,\n", e->kernels[k].name, r->curve_bet[i],
-					        r->curve_share[i], wg_exp_online_share_at(r, r->curve_bet[i]));
+				for (size_t i = 0; i < r->ncurve; i++) {
+					double on = wg_exp_online_share_at(r, r->curve_bet[i]);
+
+					fprintf(f, "%s,ok,%" PRIu32 ",%.6f,%.6f,%.3f,%.3f,\n", e->kernels[k].name, r->curve_bet[i],
+					        r->curve_share[i], on, wg_exp_energy_saving_pct(r, r->curve_share[i]),
+					        wg_exp_energy_saving_pct(r, on));
+				}
 				continue;
 			}
 			fprintf(f, "%s,%s,%s,", e->kernels[k].name, e->pol[p].name, status_of(r));
 			if (!r->ok) {
-				fputs(e->o.kind == WG_EXP_SIMD ? ",,,,,,,,,,," : ",,,,,,", f);
+				fputs(e->o.kind == WG_EXP_SIMD ? ",,,,,,,,,,,," : ",,,,,,", f);
 				csv_text(f, r->msg);
 				fputc('\n', f);
 				continue;
@@ -505,7 +534,10 @@ static void csv_rows(const struct wg_exp *e, FILE *f)
 				        r->bet, r->online_saved, r->online_share);
 				if (r->oracle_share >= 0.0)
 					fprintf(f, "%.6f", r->oracle_share);
-				fprintf(f, ",%.3f,\n", r->saving_pct);
+				fprintf(f, ",%.3f,", r->saving_pct);
+				if (r->oracle_share >= 0.0)
+					fprintf(f, "%.3f", wg_exp_energy_saving_pct(r, r->oracle_share));
+				fputs(",\n", f);
 			} else {
 				double rel = active_rel_of(e, k, p);
 
@@ -655,6 +687,7 @@ int wg_exp_write_plots(const struct wg_exp *e, const char *dir)
 			            "set ylabel \"%% of lane-cycles\"\n"
 			            "set xlabel \"BET (cycles)\"\n"
 			            "set logscale x\n"
+			            "set autoscale xfix\n"
 			            "set style data linespoints\n"
 			            "plot for [c=2:%zu] \"bet_%s.dat\" using 1:c title columnheader(c)\n",
 			        which[w], w ? "online controller of the run: sleep - events x BET" :
@@ -720,33 +753,41 @@ void wg_exp_print_table(const struct wg_exp *e, FILE *out)
 		for (size_t k = 0; k < e->nkernels && !ref; k++)
 			if (e->res[k][0].ok && e->res[k][0].ncurve)
 				ref = &e->res[k][0];
-		fprintf(out, "\nnet saved lane-cycles, %% (oracle / online) at BET =\n%-*s", (int)w, "kernel");
-		for (size_t i = 0; ref && i < ref->ncurve; i++)
-			fprintf(out, " %15" PRIu32, ref->curve_bet[i]);
-		fputc('\n', out);
-		for (size_t k = 0; k < e->nkernels; k++) {
-			const struct wg_exp_result *r = &e->res[k][0];
-
-			fprintf(out, "%-*s", (int)w, e->kernels[k].name);
-			if (!r->ok) {
-				fprintf(out, " FAILED: %s\n", r->msg);
-				continue;
-			}
-			for (size_t i = 0; ref && i < ref->ncurve; i++) {
-				double o = wg_exp_oracle_share_at(r, ref->curve_bet[i]);
-				char cell[32];
-
-				snprintf(cell, sizeof(cell), "%.1f/%.1f", 100.0 * o,
-				         100.0 * wg_exp_online_share_at(r, ref->curve_bet[i]));
-				fprintf(out, " %15s", o >= 0.0 ? cell : "-");
-			}
+		for (int energy = 0; energy < 2; energy++) {
+			fprintf(out, "\n%s, %% (oracle / online) at BET =\n%-*s",
+			        energy ? "lane energy saved (docs/power-gating.md 6.2)" : "net saved lane-cycles", (int)w,
+			        "kernel");
+			for (size_t i = 0; ref && i < ref->ncurve; i++)
+				fprintf(out, " %15" PRIu32, ref->curve_bet[i]);
 			fputc('\n', out);
+			for (size_t k = 0; k < e->nkernels; k++) {
+				const struct wg_exp_result *r = &e->res[k][0];
+
+				fprintf(out, "%-*s", (int)w, e->kernels[k].name);
+				if (!r->ok) {
+					fprintf(out, " %s: %s\n", r->done ? "FAILED" : "not run", r->msg);
+					continue;
+				}
+				for (size_t i = 0; ref && i < ref->ncurve; i++) {
+					double o = wg_exp_oracle_share_at(r, ref->curve_bet[i]);
+					double on = wg_exp_online_share_at(r, ref->curve_bet[i]);
+					char cell[32];
+
+					if (energy)
+						snprintf(cell, sizeof(cell), "%.1f/%.1f", wg_exp_energy_saving_pct(r, o),
+						         wg_exp_energy_saving_pct(r, on));
+					else
+						snprintf(cell, sizeof(cell), "%.1f/%.1f", 100.0 * o, 100.0 * on);
+					fprintf(out, " %15s", o >= 0.0 ? cell : "-");
+				}
+				fputc('\n', out);
+			}
 		}
 		return;
 	}
 	if (e->o.kind == WG_EXP_SIMD)
-		fprintf(out, "\n%-*s %-8s %12s %8s %8s %8s %8s %10s %8s\n", (int)w, "kernel", "policy", "cycles", "slowdown",
-		        "saved%", "online%", "sleep%", "wake_stall", "energy%");
+		fprintf(out, "\n%-*s %-8s %12s %8s %8s %8s %8s %8s %8s %10s\n", (int)w, "kernel", "policy", "cycles",
+		        "slowdown", "saved%", "energy%", "online%", "on_enrg%", "sleep%", "wake_stall");
 	else
 		fprintf(out, "\n%-*s %-11s %12s %8s %14s %8s %5s\n", (int)w, "kernel", "policy", "cycles", "slowdown",
 		        "core_active", "vs_rr%", "SMs");
@@ -772,10 +813,12 @@ void wg_exp_print_table(const struct wg_exp *e, FILE *out)
 				fprintf(out, " %8s", "-");
 			if (e->o.kind == WG_EXP_SIMD) {
 				print_pct(out, r->oracle_share >= 0.0, r->oracle_share);
+				print_pct(out, r->oracle_share >= 0.0, wg_exp_energy_saving_pct(r, r->oracle_share) / 100.0);
 				print_pct(out, 1, r->online_share);
+				print_pct(out, 1, r->saving_pct / 100.0);
 				print_pct(out, r->lane_cycles > 0,
 				          r->lane_cycles ? (double)r->lane_sleep / (double)r->lane_cycles : 0.0);
-				fprintf(out, " %10" PRIu64 " %8.2f\n", r->wake_stall, r->saving_pct);
+				fprintf(out, " %10" PRIu64 "\n", r->wake_stall);
 			} else {
 				double rel = active_rel_of(e, k, p);
 
@@ -787,7 +830,7 @@ void wg_exp_print_table(const struct wg_exp *e, FILE *out)
 	}
 	fprintf(out, "\n%-12s %8s %14s", "policy", "kernels", e->o.kind == WG_EXP_SIMD ? "mean saved%" : "mean vs_rr%");
 	if (e->o.kind == WG_EXP_SIMD)
-		fprintf(out, " %13s", "mean online%");
+		fprintf(out, " %13s %13s %13s", "mean energy%", "mean online%", "mean on_enrg%");
 	fprintf(out, " %13s %13s\n", "mean slowdown", "max slowdown");
 	for (size_t p = 0; p < e->npol; p++) {
 		struct wg_exp_summary s;
@@ -795,17 +838,21 @@ void wg_exp_print_table(const struct wg_exp *e, FILE *out)
 		wg_exp_summarise(e, p, &s);
 		fprintf(out, "%-12s %8zu", e->pol[p].name, s.n);
 		if (!s.n) {
-			fprintf(out, " %14s%s %13s %13s\n", "-", e->o.kind == WG_EXP_SIMD ? "             -" : "", "-", "-");
+			fprintf(out, " %14s", "-");
+			if (e->o.kind == WG_EXP_SIMD)
+				fprintf(out, " %13s %13s %13s", "-", "-", "-");
+			fprintf(out, " %13s %13s\n", "-", "-");
 			continue;
 		}
 		fprintf(out, " %14.2f", 100.0 * s.mean_saved);
 		if (e->o.kind == WG_EXP_SIMD)
-			fprintf(out, " %13.2f", 100.0 * s.mean_online);
+			fprintf(out, " %13.2f %13.2f %13.2f", s.mean_energy, 100.0 * s.mean_online, s.mean_energy_online);
 		fprintf(out, " %13.3f %13.3f\n", s.mean_slowdown, s.max_slowdown);
 	}
 	if (e->o.kind == WG_EXP_SIMD)
 		fputs("saved%: net saved lane-cycles at the BET with ideal control (the paper's metric); online%: the same\n"
-		      "for the run's own controller (sleep - events x BET); slowdown against gating off\n", out);
+		      "for the run's own controller (sleep - events x BET); energy%, on_enrg%: the lane energy (dynamic +\n"
+		      "leakage) they save (docs/power-gating.md section 6.2); slowdown against gating off\n", out);
 }
 
 /* ------------------------------------------------------------- runner */
@@ -1012,7 +1059,8 @@ static int draw(const struct wg_exp *e, FILE *log)
 int wg_exp_run(struct wg_exp *e, FILE *log)
 {
 	const char *kind = wg_exp_kind_name(e->o.kind);
-	size_t total = e->nkernels * e->npol, next = 0, done = 0, failed = 0;
+	size_t total = e->nkernels * e->npol, next = 0, done = 0, failed = 0, with_power = 0, without_power = 0;
+	size_t stopped = 0;
 	struct job *jobs;
 	unsigned running = 0;
 	char csv[600], sub[600];
@@ -1075,6 +1123,21 @@ int wg_exp_run(struct wg_exp *e, FILE *log)
 			done++;
 			finish_run(e, &jobs[s], status, log, done, total);
 			failed += !e->res[jobs[s].k][jobs[s].p].ok;
+			with_power += e->res[jobs[s].k][jobs[s].p].has_power;
+			without_power += e->res[jobs[s].k][jobs[s].p].no_power;
+			if (e->o.kind != WG_EXP_CTA && !with_power && without_power >= 2 && !e->stop[0]) {
+				/* two programs passed and neither reported power: the target has none, every
+				 * other run would fail the same way */
+				snprintf(e->stop, sizeof(e->stop), "the %s target reports no 'power' object (docs/power-gating.md "
+				         "section 6.3), which the %s experiment needs; --target sim does", e->o.target, kind);
+				fprintf(log, "experiment %s: stopping: %s\n", kind, e->stop);
+				for (; next < total; next++, done++, failed++, stopped++) {
+					struct wg_exp_result *r = &e->res[next / e->npol][next % e->npol];
+
+					snprintf(r->msg, sizeof(r->msg), "not run: %s", e->stop);
+					r->done = 1;
+				}
+			}
 			if (wg_exp_write_csv(e, csv))
 				ret = WG_EIO;
 			break;
@@ -1102,10 +1165,13 @@ int wg_exp_run(struct wg_exp *e, FILE *log)
 		fprintf(log, "plot script: %s/%s.gp (not drawn)\n", e->o.out_dir, kind);
 	}
 	if (failed) {
-		fprintf(log, "experiment %s: %zu of %zu runs failed:\n", kind, failed, total);
+		fprintf(log, "experiment %s: %zu of %zu runs failed", kind, failed, total);
+		if (stopped)
+			fprintf(log, " (%zu of them not run: %s)", stopped, e->stop);
+		fputs(":\n", log);
 		for (size_t k = 0; k < e->nkernels; k++)
 			for (size_t p = 0; p < e->npol; p++)
-				if (e->res[k][p].done && !e->res[k][p].ok)
+				if (e->res[k][p].done && !e->res[k][p].ok && strncmp(e->res[k][p].msg, "not run:", 8))
 					fprintf(log, "  %s (%s) under %s: %s\n", e->kernels[k].name, e->kernels[k].path,
 					        e->pol[p].name, e->res[k][p].msg);
 		if (!ret)

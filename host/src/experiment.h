@@ -46,7 +46,11 @@ struct wg_exp_result {
 	int64_t online_saved;
 	double online_share;
 	double oracle_share;    /* at bet */
-	double saving_pct;      /* energy_pj.saving_pct */
+	double saving_pct;      /* energy_pj.saving_pct: the run's own energy saving, % */
+	double dyn_pj;          /* energy_pj.dynamic */
+	double leak_pj;         /* energy_pj.leak_nogating: lane leakage without gating */
+	double sleep_leak_pct;  /* energy_pj.sleep_leak_pct */
+	int no_power;           /* the program passed but its statistics have no power object */
 	int hist_exact;
 	size_t ncurve;          /* oracle_curve: (B, share) */
 	uint32_t curve_bet[WG_EXP_CURVE_MAX];
@@ -72,6 +76,14 @@ double wg_exp_slowdown(uint64_t cycles, uint64_t base_cycles);
 double wg_exp_online_share_at(const struct wg_exp_result *r, uint32_t bet);
 /* The oracle share at B from the run's curve; -1 when B is not on it. */
 double wg_exp_oracle_share_at(const struct wg_exp_result *r, uint32_t bet);
+/*
+ * The lane energy saved, % of the run's energy without gating (dynamic + leakage), by a
+ * net saved share of lane-cycles (docs/power-gating.md section 6.2: each net saved
+ * lane-cycle saves a powered lane-cycle's leakage less what leaks asleep):
+ * 100 x share x leak_nogating x (1 - sleep_leak_pct / 100) / (dynamic + leak_nogating).
+ * For the online share at the run's BET this is energy_pj.saving_pct (given mode).
+ */
+double wg_exp_energy_saving_pct(const struct wg_exp_result *r, double share);
 
 struct wg_exp_policy {
 	const char *name;       /* column name: off, normal, rr, ... */
@@ -88,7 +100,7 @@ struct wg_exp_opts {
 	enum wg_exp_kind kind;
 	const char *kernels;    /* comma-separated names, NULL: every program found */
 	const char *size;       /* small | default */
-	const char *target;     /* gpu | sim */
+	const char *target;     /* gpu | sim; NULL: gpu for cta, sim (which reports power) for simd and bet */
 	const char *out_dir;
 	const char *config;     /* --config FILE for every run, or NULL */
 	const char *prog_dir;   /* holds kernels/NAME and cuda/NAME (the build directory) */
@@ -111,6 +123,7 @@ struct wg_exp {
 	const struct wg_exp_policy *pol;
 	struct wg_exp_result res[WG_EXP_MAX_KERNELS][WG_EXP_MAX_POLICIES];
 	char err[1024];
+	char stop[400];         /* why the remaining runs were not started (a target without power) */
 };
 
 /*
@@ -147,6 +160,8 @@ struct wg_exp_summary {
 	double mean_slowdown;   /* arithmetic mean of the slowdowns */
 	double mean_saved;      /* simd: mean oracle share at the BET; cta: mean active core-cycles / rr's */
 	double mean_online;     /* simd: mean online share */
+	double mean_energy;     /* simd: mean energy saved at the oracle share, % */
+	double mean_energy_online; /* simd: mean energy saved by the run's controller, % */
 	double max_slowdown;
 };
 void wg_exp_summarise(const struct wg_exp *e, size_t policy, struct wg_exp_summary *s);

@@ -25,6 +25,7 @@
 #include "lockstep.h"
 #include "log.h"
 #include "memserve.h"
+#include "pgtrace.h"
 #include "target.h"
 #include "warpgate.h"
 
@@ -40,6 +41,7 @@
 #define LOCKSTEP_END 2        /* end-of-run image comparison only */
 /* Kernel register L1_CTRL (docs/sm.md 2.1): bit 0 Fermi mode, bit 1 16 KB shared / 48 KB L1, bit 2 flush. */
 #define CFG_L1_CTRL 16
+#define PGT_NEVER ((1ull << 48) - 1) /* an unbounded trace window */
 #define L1_FERMI 1u
 #define L1_SPLIT48 2u
 #define L1_FLUSH 4u
@@ -97,6 +99,13 @@ struct sim {
 	uint64_t cycles, warp_insts, launches, mem_reqs, lockstep_checked;
 	struct wg_pg_counts *pg;      /* power-gating accounting, summed over launches */
 	int pg_error;                 /* the energy model could not be computed (message logged) */
+	/* lane-activity trace (docs/power-gating.md section 7) */
+	char pgt_file[1024];          /* the VCD, "" = no trace */
+	uint64_t pgt_from, pgt_to;    /* window over the whole run; pgt_to 0 = unbounded */
+	struct wg_pgtrace *pgt;
+	uint64_t pgt_off;             /* window cycles of the launches so far */
+	uint64_t pgt_lost;            /* records lost (the SM's count) */
+	uint64_t pgt_vcd_bytes;
 	int ncounters;
 	char *cname[MAX_COUNTERS];
 	uint64_t cval[MAX_COUNTERS];
@@ -242,6 +251,37 @@ static int sim_set_option(void *priv, const char *key, const char *value, struct
 			goto bad;
 		return 0;
 	}
+	/* lane-activity trace: the VCD file and the window (docs/power-gating.md section 7.3) */
+	if (!strcmp(key, "pg_trace")) {
+		FILE *f;
+
+		if (!value || !*value) {
+			S->pgt_file[0] = '\0';
+			return 0;
+		}
+		if (strlen(value) >= sizeof(S->pgt_file)) {
+			snprintf(err->msg, sizeof(err->msg), "pg_trace: file name longer than %zu characters",
+			         sizeof(S->pgt_file) - 1);
+			return WG_EINVAL;
+		}
+		f = fopen(value, "w");
+		if (!f) {
+			snprintf(err->msg, sizeof(err->msg), "pg_trace: cannot write '%.400s'", value);
+			return WG_EIO;
+		}
+		fclose(f);
+		snprintf(S->pgt_file, sizeof(S->pgt_file), "%s", value);
+		return 0;
+	}
+	if (!strcmp(key, "pg_trace_from") || !strcmp(key, "pg_trace_to")) {
+		if (parse_u64(value, &v) || v >= PGT_NEVER) {
+			snprintf(err->msg, sizeof(err->msg), "%s: '%s' is not a cycle number below 2^48", key,
+			         value ? value : "(null)");
+			return WG_EINVAL;
+		}
+		*(key[9] == 'f' ? &S->pgt_from : &S->pgt_to) = v;
+		return 0;
+	}
 	/* power gating: the mode (pg) and the configuration keys of docs/power-gating.md sections 5-6 */
 	if (!strcmp(key, "pg") || !strncmp(key, "pg_", 3) || !strcmp(key, "bet_cycles") ||
 	    !strcmp(key, "idle_detect_cycles") || !strcmp(key, "wakeup_cycles") || !strcmp(key, "core_clock_mhz")) {
@@ -254,7 +294,7 @@ static int sim_set_option(void *priv, const char *key, const char *value, struct
 	}
 	snprintf(err->msg, sizeof(err->msg),
 	         "unknown option (sim takes trace_fst, lockstep, mem_latency, watchdog, sched, l1_mode, l1_split, pg, "
-	         "bet_cycles, idle_detect_cycles, wakeup_cycles and the pg_* keys)");
+	         "bet_cycles, idle_detect_cycles, wakeup_cycles, pg_trace, pg_trace_from, pg_trace_to and the pg_* keys)");
 	return WG_ENOTSUP;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad value '%s'", value ? value : "(null)");
@@ -310,6 +350,7 @@ static void sim_destroy(void *priv)
 	wg_func_destroy(S->gold);
 	for (int i = 0; i < S->ncounters; i++)
 		free(S->cname[i]);
+	wg_pgtrace_destroy(S->pgt);
 	free(S->pg);
 	free(S);
 }
@@ -957,6 +998,29 @@ out:
 	return rc;
 }
 
+/*
+ * The trace window of the next launch, in its window cycles (the SM counts from 0 after its
+ * reset): written by wgsim_reset before the window opens (docs/power-gating.md section 7.1).
+ */
+static int pgt_setup(struct sim *S, struct wg_err *err)
+{
+	uint64_t from = S->pgt_from > S->pgt_off ? S->pgt_from - S->pgt_off : 0;
+	uint64_t to = !S->pgt_to ? PGT_NEVER : S->pgt_to > S->pgt_off ? S->pgt_to - S->pgt_off : 0;
+	int rc;
+
+	if (!S->pgt_file[0])
+		return wgsim_pgt_window(S->s, 0, 0);
+	if (!S->pgt) {
+		rc = wg_pgtrace_create(&S->pgt, 1, S->info.num_simd, S->info.simd_width);
+		if (rc) {
+			snprintf(err->msg, sizeof(err->msg), "pg_trace: %u x %u lanes cannot be traced (%s)",
+			         S->info.num_simd, S->info.simd_width, wg_strerror(rc));
+			return rc;
+		}
+	}
+	return wgsim_pgt_window(S->s, from, to);
+}
+
 /* The power-gating controls of the configuration into the SM's kernel registers. */
 static int pg_setup(struct sim *S, struct wg_err *err)
 {
@@ -968,8 +1032,53 @@ static int pg_setup(struct sim *S, struct wg_err *err)
 		snprintf(err->msg, sizeof(err->msg), "power gating: %s", why);
 		return rc;
 	}
+
 	for (uint32_t i = 1; i <= WG_PG_NREGS && !rc; i++) /* register 0 (PG_ISSUE) last */
 		rc = wgsim_cfg_write(S->s, WG_PG_REG_FIRST + i % WG_PG_NREGS, regs[i % WG_PG_NREGS]);
+	return rc;
+}
+
+/*
+ * The trace records of the launch just closed, as TRACE blocks of kind 2 (docs/protocol.md
+ * section 9) with the launch's first window cycle as base; then the VCD is rewritten.
+ */
+static int pgt_collect(struct sim *S, struct wg_err *err)
+{
+	enum { CHUNK = 16384 };
+	uint32_t *w = malloc((3 + 2 * CHUNK) * sizeof(*w));
+	uint64_t *r = malloc(CHUNK * sizeof(*r));
+	char why[200];
+	size_t n;
+	int rc = w && r ? 0 : WG_ENOMEM;
+	FILE *f;
+
+	while (!rc && (n = wgsim_pgt_pop(S->s, r, CHUNK)) > 0) {
+		w[0] = WG_PGT_KIND_RECORDS | (uint32_t)(2 + 2 * n) << 16; /* SM 0 */
+		w[1] = (uint32_t)S->pgt_off;
+		w[2] = (uint32_t)(S->pgt_off >> 32);
+		for (size_t i = 0; i < n; i++) {
+			w[3 + 2 * i] = (uint32_t)r[i];
+			w[4 + 2 * i] = (uint32_t)(r[i] >> 32);
+		}
+		rc = wg_pgtrace_feed(S->pgt, w, 3 + 2 * n, why, sizeof(why));
+		if (rc)
+			snprintf(err->msg, sizeof(err->msg), "pg_trace: the SM's records do not decode: %s", why);
+	}
+	free(w);
+	free(r);
+	if (rc)
+		return rc;
+	f = fopen(S->pgt_file, "w");
+	if (!f) {
+		snprintf(err->msg, sizeof(err->msg), "pg_trace: cannot write '%.400s'", S->pgt_file);
+		return WG_EIO;
+	}
+	rc = wg_pgtrace_write_vcd(S->pgt, f);
+	S->pgt_vcd_bytes = (uint64_t)ftell(f);
+	if (fclose(f) && !rc)
+		rc = WG_EIO;
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "pg_trace: writing '%.400s' failed (%s)", S->pgt_file, wg_strerror(rc));
 	return rc;
 }
 
@@ -1010,6 +1119,12 @@ static int pg_collect(struct sim *S, struct wg_stats *st, const uint64_t *class_
 		for (uint32_t b = 1; b <= WGSIM_PG_BINS && b <= WG_PG_HIST_BINS; b++)
 			sm->hist[u][b] = pg->hist[u][b];
 	}
+	S->pgt_lost += pg->trace_lost;
+	if (S->pgt)
+		rc = pgt_collect(S, err);
+	S->pgt_off += pg->cycles;
+	if (rc)
+		goto out;
 	sm->wake_stall = pg->wake_stall;
 	sm->core_active = pg->core_active;
 	sm->core_sleep = pg->core_sleep;
@@ -1093,6 +1208,9 @@ static int sim_launch(void *priv, const struct wg_launch *l, struct wg_stats *st
 			goto out;
 		}
 	}
+	rc = pgt_setup(S, err);
+	if (rc)
+		goto out;
 	wgsim_reset(S->s);
 	rc = wgsim_cfg_write(S->s, 0, 0);                       /* START_PC */
 	rc = rc ? rc : wgsim_cfg_write(S->s, 1, R.k->regs);
@@ -1179,6 +1297,46 @@ out:
 	return rc;
 }
 
+/* The object pg_trace (docs/power-gating.md section 7.3) with the check of section 7.4. */
+static void pgt_json(struct sim *S, struct wg_json *j)
+{
+	struct wg_pgtrace_summary sum;
+	uint64_t *lens = NULL, cycles = 0;
+	size_t n = 0;
+	char why[240] = "";
+	int rc;
+
+	wg_pgtrace_summary(S->pgt, &sum);
+	wg_json_begin_object(j, "pg_trace");
+	wg_json_str(j, "file", S->pgt_file);
+	wg_json_u64(j, "from", S->pgt_from);
+	if (S->pgt_to)
+		wg_json_u64(j, "to", S->pgt_to);
+	wg_json_u64(j, "records", sum.records);
+	wg_json_u64(j, "windows", sum.windows);
+	wg_json_u64(j, "lost", S->pgt_lost);
+	wg_json_u64(j, "changes", wg_pgtrace_changes(S->pgt));
+	if (!wg_pgtrace_intervals(S->pgt, &lens, &n)) {
+		for (size_t i = 0; i < n; i++)
+			cycles += lens[i];
+		wg_json_u64(j, "intervals", n);
+		wg_json_u64(j, "interval_cycles", cycles);
+	}
+	free(lens);
+	wg_json_u64(j, "vcd_bytes", S->pgt_vcd_bytes);
+	if (S->pgt_from || (S->pgt_to && S->pgt_to < S->pgt_off)) {
+		wg_json_str(j, "oracle_check", "not checked: the window does not cover the run");
+	} else {
+		rc = wg_pgtrace_check_oracle(S->pgt, S->pg, WG_PG_HIST_BINS, why, sizeof(why));
+		if (rc < 0)
+			snprintf(why, sizeof(why), "check failed: %s", wg_strerror(rc));
+		if (rc)
+			wg_warn("sim: pg_trace: the trace and the histogram disagree: %s", why);
+		wg_json_str(j, "oracle_check", rc ? why : "exact");
+	}
+	wg_json_end_object(j);
+}
+
 static void sim_stats_json(void *priv, struct wg_json *j)
 {
 	struct sim *S = priv;
@@ -1201,6 +1359,8 @@ static void sim_stats_json(void *priv, struct wg_json *j)
 		    wg_power_to_json_sms(S->pg, S->pg, 1, &ep, j))
 			wg_warn("sim: no power figures: %s", why);
 	}
+	if (S->pgt)
+		pgt_json(S, j);
 }
 
 const struct wg_target_ops wg_target_sim = {

@@ -26,6 +26,7 @@ module tb_jtag #(
   input  wire logic        link_up_i,
   input  wire logic        link_fail_i,
   output logic [127:0]     ctrl_o,
+  output logic [127:0]     ctrl_writes_o,  // write pulses seen per control (ctrl_we_o), 32 bits each
   output logic             halt_o,
   output logic             halted_o
 );
@@ -83,12 +84,26 @@ module tb_jtag #(
     .rsp_err_o   (rsp_err),
     .cnt_i       (cnt),
     .ctrl_o      (ctrl_o),
+    .ctrl_we_o   (ctrl_we),
     .halt_o      (halt_o),
     .halted_i    (halted_o),
     .link_up_i   (link_up_i),
     .link_fail_i (link_fail_i),
     .status_o    (status)
   );
+
+  // Write pulses per control: a board top forwards each write once (wg_board_top).
+  logic [NUM_CTRL-1:0] ctrl_we;
+  logic [127:0]        ctrl_writes_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ctrl_writes_q <= '0;
+    end else begin
+      for (int i = 0; i < NUM_CTRL; i++)
+        if (ctrl_we[i]) ctrl_writes_q[i*32 +: 32] <= ctrl_writes_q[i*32 +: 32] + 32'd1;
+    end
+  end
+  assign ctrl_writes_o = ctrl_writes_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

@@ -335,11 +335,24 @@ static void case_registers(void)
 	}
 	wr(A_SCRATCH, 0xcafef00d);
 	CHECK(rd(A_SCRATCH) == 0xcafef00d, "SCRATCH 0x%08x", rd(A_SCRATCH));
+	uint32_t wbase[4];
+	for (unsigned i = 0; i < 4; i++)
+		wbase[i] = wgjtag_ctrl_writes(g_j, i);
 	for (unsigned i = 0; i < 4; i++) {
-		uint32_t v = 0x11111111u * (i + 1) ^ 0x80000001u;
+		uint32_t v = 0x11111111u * (i + 1) ^ 0x80000001u, w0 = wgjtag_ctrl_writes(g_j, i);
 		wr(A_CTL + i, v);
 		CHECK(wgjtag_ctrl(g_j, i) == v, "ctrl_o[%u] 0x%08x after write 0x%08x", i, wgjtag_ctrl(g_j, i), v);
+		/* one write, one pulse on ctrl_we_o[i] and none on the others (a read gives none) */
+		CHECK(wgjtag_ctrl_writes(g_j, i) == w0 + 1, "ctrl_we_o[%u]: %u pulses for one write", i,
+		      wgjtag_ctrl_writes(g_j, i) - w0);
 	}
+	for (unsigned i = 0; i < 4; i++)
+		CHECK(wgjtag_ctrl_writes(g_j, i) == wbase[i] + 1, "ctrl_we_o[%u]: %u pulses, want 1 (reads pulse nothing)",
+		      i, wgjtag_ctrl_writes(g_j, i) - wbase[i]);
+	/* the same value again is a write too (a strobe bit may be written twice) */
+	wr(A_CTL + 2, 0x11111111u * 3 ^ 0x80000001u);
+	CHECK(wgjtag_ctrl_writes(g_j, 2) == wbase[2] + 2, "ctrl_we_o[2]: %u pulses after writing the same value again",
+	      wgjtag_ctrl_writes(g_j, 2) - wbase[2]);
 	for (unsigned i = 0; i < 4; i++) {
 		uint32_t v = 0x11111111u * (i + 1) ^ 0x80000001u;
 		CHECK(rd(A_CTL + i) == v, "CTL%u read back", i);

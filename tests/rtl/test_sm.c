@@ -7,6 +7,7 @@
  * for byte. Usage: test_sm [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE]
  *                          [--bench=N (matmul N x N, prints cycles/s)] [-v]
  *                          [--pg (lane power gating on) --pg-idle=N --pg-wake=N --pg-bet=N --blackout]
+ *                          [--pg-trace (the lane-activity trace over every run; prints its records)]
  *
  * Power gating (docs/power-gating.md): every case also checks the RTL's accounting against
  * one formed here from every cycle's lane states (wgsim's shadow): the lane counters, the
@@ -31,7 +32,7 @@
 #include "wgsim.h"
 
 static unsigned g_latency = 20;
-static int g_pg, g_pg_blackout;
+static int g_pg, g_pg_blackout, g_pg_trace;
 static uint32_t g_pg_idle = 5, g_pg_wake = 3, g_pg_bet = 100;
 static uint64_t g_pg_sleep_total, g_pg_events_total, g_pg_stall_total;
 static int g_gto, g_verbose, g_repeat = 1;
@@ -988,6 +989,8 @@ int main(int argc, char **argv)
 			g_repeat = atoi(argv[i] + 9);
 		else if (!strcmp(argv[i], "-v"))
 			g_verbose = 1;
+		else if (!strcmp(argv[i], "--pg-trace"))
+			g_pg_trace = 1;
 		else if (!strcmp(argv[i], "--pg"))
 			g_pg = 1;
 		else if (!strcmp(argv[i], "--blackout"))
@@ -999,7 +1002,7 @@ int main(int argc, char **argv)
 		else if (!strncmp(argv[i], "--pg-bet=", 9))
 			g_pg_bet = (uint32_t)atoi(argv[i] + 9);
 		else {
-			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE] [--bench=N] [-v] [--pg] [--pg-idle=N] [--pg-wake=N] [--pg-bet=N] [--blackout]\n",
+			fprintf(stderr, "usage: %s [--latency=N] [--gto] [--fermi] [--l1-48k] [--only=NAME] [--trace=FILE] [--bench=N] [-v] [--pg] [--pg-idle=N] [--pg-wake=N] [--pg-bet=N] [--blackout] [--pg-trace]\n",
 			        argv[0]);
 			return 2;
 		}
@@ -1012,6 +1015,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wgsim_create failed\n");
 		return 1;
 	}
+	if (g_pg_trace)
+		wgsim_pgt_window(s, 0, (1ull << 48) - 1);
 	int pass = 0, fail = 0;
 	if (bench) {
 		int ci = 13; /* matmul */
@@ -1032,6 +1037,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (g_pg_trace)
+		printf("lane-activity trace: %zu records\n", wgsim_pgt_pending(s));
 	wgsim_destroy(s);
 	unlink(g_gold_path);
 	unlink(g_rtl_path);

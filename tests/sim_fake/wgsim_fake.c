@@ -329,3 +329,28 @@ int wgsim_pg_shadow(struct wgsim *s, struct wgsim_pg *pg, const uint64_t **lens,
 	(void)n;
 	return -1; /* no lane states in the fake */
 }
+
+/* Lane-activity trace: the fake has no lanes, so no records. */
+size_t wgsim_pgt_pop(struct wgsim *s, uint64_t *recs, size_t max)
+{
+	(void)s;
+	(void)recs;
+	(void)max;
+	return 0;
+}
+
+size_t wgsim_pgt_pending(const struct wgsim *s)
+{
+	(void)s;
+	return 0;
+}
+
+/* The trace window: recorded as the kernel-register writes the real model makes at reset. */
+int wgsim_pgt_window(struct wgsim *s, uint64_t from, uint64_t to)
+{
+	if (!s || from >> 48 || to >> 48)
+		return -1;
+	wgsim_cfg_write(s, 25, (uint32_t)from);
+	wgsim_cfg_write(s, 26, (uint32_t)to);
+	return wgsim_cfg_write(s, 27, (uint32_t)(from >> 32) | (uint32_t)(to >> 32) << 16);
+}

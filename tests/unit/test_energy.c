@@ -334,6 +334,9 @@ static void json_has_the_metric_and_the_curve(void **state)
 	f->c.active = 16384 - 7155;
 	f->c.idle = 7155;
 	six_intervals(&f->c);
+	f->c.thread_ops[WG_CLASS_INT] = 100;
+	f->c.thread_ops[WG_CLASS_FP] = 50;
+	f->c.thread_ops[WG_CLASS_SFU] = 7; /* not priced by these parameters: no member */
 	wg_json_init(&j, out);
 	wg_json_begin_object(&j, NULL);
 	assert_int_equal(wg_power_to_json(&f->c, &f->p, &j), 0);
@@ -341,12 +344,59 @@ static void json_has_the_metric_and_the_curve(void **state)
 	wg_json_finish(&j);
 	fclose(out);
 	assert_non_null(strstr(buf, "\"bet\": 100,"));
+	/* the energy model's inputs and the dynamic energy per class: 2 mW at 500 MHz = 4 pJ a
+	 * lane-cycle, 25 % left asleep; int 100 x 1 pJ, fp 50 x 2 pJ */
+	assert_non_null(strstr(buf, "\"leak_lane_cycle\": 4,"));
+	assert_non_null(strstr(buf, "\"sleep_leak_pct\": 25,"));
+	assert_non_null(strstr(buf, "\"dynamic\": 200,"));
+	assert_non_null(strstr(buf, "\"int\": 100,"));
+	assert_non_null(strstr(buf, "\"fp\": 100\n"));
+	assert_null(strstr(buf, "\"sfu\""));
+	/* overhead: no events here; leak without gating 16384 x 4 */
+	assert_non_null(strstr(buf, "\"leak_nogating\": 65536,"));
 	assert_non_null(strstr(buf, "\"oracle_saved\": 6749,"));
 	assert_non_null(strstr(buf, "\"oracle_share\": 0.41192626953125,"));
 	/* 6749 / 16384 above; BET 1000: 24 + 25 + 4000 = 4049, / 16384. */
 	assert_non_null(strstr(buf, "1000,\n        0.24713134765625\n"));
+	/* the last point, the largest BET of the exact bins: 0 + 1 + 3976 = 3977, / 16384 */
+	assert_non_null(strstr(buf, "1024,\n        0.24273681640625\n"));
 	assert_non_null(strstr(buf, "\"idle_intervals\": 6,"));
 	assert_non_null(strstr(buf, "\"hist_exact\": true,"));
+	free(buf);
+}
+
+/* A BET that is not a fixed point of the curve takes its place in order (14 between 10 and 20). */
+static void oracle_curve_puts_the_bet_in_order(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_json j;
+	char *buf = NULL;
+	const char *p10, *p14, *p20;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	params_500mhz(&f->p);
+	f->p.bet_cycles = 14;
+	f->c.lanes = 1;
+	f->c.lane_cycles = 16384;
+	f->c.active = 16384 - 7155;
+	f->c.idle = 7155;
+	six_intervals(&f->c);
+	wg_json_init(&j, out);
+	wg_json_begin_object(&j, NULL);
+	assert_int_equal(wg_power_to_json(&f->c, &f->p, &j), 0);
+	wg_json_end_object(&j);
+	wg_json_finish(&j);
+	fclose(out);
+	/* intervals 3, 3, 100, 1024, 1025, 5000: at 14, 86 + 1010 + 1011 + 4986 = 7093, / 16384 */
+	p10 = strstr(buf, "        10,\n");
+	p14 = strstr(buf, "        14,\n        0.43292236328125\n");
+	p20 = strstr(buf, "        20,\n");
+	assert_non_null(p10);
+	assert_non_null(p14);
+	assert_non_null(p20);
+	assert_true(p10 < p14 && p14 < p20);
+	assert_null(strstr(p14 + 1, "        14,\n")); /* once */
 	free(buf);
 }
 
@@ -544,6 +594,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(json_has_the_metric_and_the_curve, setup, teardown),
 		cmocka_unit_test_setup_teardown(pg_registers_from_the_default_configuration, setup, teardown),
 		cmocka_unit_test_setup_teardown(pg_registers_carry_every_policy_bit, setup, teardown),
+		cmocka_unit_test_setup_teardown(oracle_curve_puts_the_bet_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_per_sm_array_has_the_same_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "func_fixture.h"
 #include "target.h"
@@ -520,6 +524,50 @@ static void pg_issue_options_reach_the_kernel_registers(void **state)
 	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_up_pct", NULL, &err), WG_EINVAL);
 }
 
+static void pg_trace_window_reaches_the_kernel_registers(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	char path[] = "/tmp/wg-test-pgtrace-XXXXXX";
+	unsigned pos;
+	int fd = mkstemp(path);
+	FILE *f;
+	char head[64] = "";
+
+	assert_true(fd >= 0);
+	close(fd);
+	wgsim_fake.on_cfg = on_cfg_log;
+	/* no trace: an empty window */
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(25, &pos), 0);
+	assert_int_equal(cfg_value(26, &pos), 0);
+	/* bad values name the option */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace", "/nonexistent-dir/x.vcd", &err), WG_EIO);
+	assert_string_equal(err.msg, "pg_trace: cannot write '/nonexistent-dir/x.vcd'");
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace_to", "12x", &err), WG_EINVAL);
+	assert_non_null(strstr(err.msg, "pg_trace_to"));
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace_from", "281474976710655", &err), WG_EINVAL);
+	/* window [2^32 + 7, 2^33 + 9): FROM, TO low words, HI = 1 | 2 << 16 (the fake counts no
+	 * cycles, so the first launch's window cycles are the run's) */
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace", path, &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace_from", "4294967303", &err), 0);
+	assert_int_equal(wg_target_sim.set_option(t->priv, "pg_trace_to", "8589934601", &err), 0);
+	ncfg_log = 0;
+	assert_int_equal(launch(t, small_src, fx_dim(1, 1, 1), fx_dim(32, 1, 1), (uint32_t[]){ 1, 2 }, &st, NULL), 0);
+	assert_int_equal(cfg_value(25, &pos), 7);
+	assert_int_equal(cfg_value(26, &pos), 9);
+	assert_int_equal(cfg_value(27, &pos), 1 | 2 << 16);
+	/* the VCD was written (no records from the fake: the header and an empty dump) */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(head, sizeof(head), f));
+	fclose(f);
+	assert_non_null(strstr(head, "$comment warpgate lane-activity trace"));
+	unlink(path);
+}
+
 static void options(void **state)
 {
 	struct tfx *t = *state;
@@ -554,6 +602,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(write_back_outside_allocations_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_capacity_follows_the_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(pg_issue_options_reach_the_kernel_registers, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_trace_window_reaches_the_kernel_registers, setup, teardown),
 		cmocka_unit_test_setup_teardown(options, setup, teardown),
 	};
 

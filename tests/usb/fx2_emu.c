@@ -16,20 +16,35 @@
  * model's FIFO pins drive the Verilated board top (sim/wgtop.h: bridge, link
  * engine, GPU), one IFCLK cycle at a time.
  *
+ * While the board core only waits for the host (the top's wait_o: nothing runs
+ * but the link engine's retransmission and NAK timers) the emulator sleeps like
+ * an idle board, for at most --rto-ms of wall-clock time; only if the host says
+ * nothing in that time does it run the top until the engine's timer acts.
+ *
+ * --jtag-port=N serves OpenOCD's remote_bitbang protocol on 127.0.0.1:N (0: a
+ * free port, written to --jtag-port-file) from a thread of its own: each pin
+ * write sets the top's JTAG pins and runs JTAG_CYCLES IFCLK cycles (TCK at
+ * IFCLK / (2 JTAG_CYCLES)), while the link runs as usual (docs/usb.md 3).
+ *
  * Exit status: PROGRAM's, or 1 when the emulation failed (a firmware image that
- * differs, a protocol violation on the FIFO pins), 2 for bad arguments.
+ * differs, a protocol violation on the FIFO pins, a bad remote_bitbang request),
+ * 2 for bad arguments.
  */
 #include <linux/ioctl.h>
 #include <linux/usbdevice_fs.h>
 #include <sys/ioctl.h>
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <umockdev.h>
@@ -45,6 +60,7 @@
 #define RENUM_MS 500u       /* the firmware's DISCON time (docs/fx2.md section 1) */
 #define BURST_CYCLES 1024u  /* IFCLK cycles run with the lock held */
 #define REAP_WAIT_US 500    /* a reap that finds nothing waits this long for a completion */
+#define JTAG_CYCLES 2u      /* IFCLK cycles per JTAG pin write: TCK = IFCLK / 4 */
 
 enum stage { BARE, GONE, BRIDGE };
 
@@ -91,6 +107,15 @@ struct emu {
 	gint handler_waiting; /* the handler thread wants the lock: the FPGA's loop lets it in */
 	gint gone_now;        /* the device has vanished (reaps answer ENODEV) */
 	uint64_t unplug_after; /* tests: disappear after this many IN bytes (0: never) */
+	/* the core waiting for the host (wait_o) */
+	unsigned rto_ms;       /* sleep this long at most before the engine's timers run */
+	gint64 wait_since;     /* monotonic us the current wait began, 0: not waiting */
+	int timers_run;        /* the wait expired: the top runs until its timer acts */
+	uint64_t waits, wait_expired;
+	/* JTAG (remote_bitbang) */
+	int jtag_listen, jtag_fd;
+	uint64_t jtag_bytes, jtag_writes, jtag_reads, jtag_tck;
+	int jtag_tck_last, jtag_trst_n;
 };
 
 static struct emu E;
@@ -690,6 +715,165 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 }
 
 /* ------------------------------------------------------------------------ */
+/* JTAG: OpenOCD's remote_bitbang protocol (a thread of its own)             */
+
+/* The reset pin as the FPGA's loop drives it (E.mu held). */
+static int fpga_rst_n(void)
+{
+	return E.rst_until <= g_get_monotonic_time() && E.stage == BRIDGE;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Requests in[0..n) against the top (E.mu held): '0'..'7' pins (4 TCK + 2 TMS + TDI),
+ * then JTAG_CYCLES IFCLK cycles; 'R' TDO into out; 'r' 's' 't' 'u' TRST (SRST is not
+ * wired: the FPGA's reset is the FX2's); 'B' 'b' blink; 'Z' 'z' sleep requests
+ * (nothing to do: the link's time runs anyway); 'Q' quit (returns 1). -1: a request
+ * this port does not serve (the SWD ones).
+ */
+static int jtag_requests(const char *in, size_t n, char *out, size_t *nout, int *tdo)
+{
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)in[i];
+
+		if (c >= '0' && c <= '7') {
+			int tck = (c - '0') >> 2 & 1, tms = (c - '0') >> 1 & 1, tdi = (c - '0') & 1;
+			uint64_t ran;
+
+			*tdo = wgtop_jtag(E.top, tck, tms, tdi, E.jtag_trst_n);
+			if (tck && !E.jtag_tck_last)
+				E.jtag_tck++;
+			E.jtag_tck_last = tck;
+			E.jtag_writes++;
+			wgtop_run_fx2(E.top, &E.m, fpga_rst_n(), JTAG_CYCLES, &ran);
+			if (E.m.n.violations)
+				fail("FIFO pin protocol violated: %s", E.m.last_violation);
+		} else if (c == 'R') {
+			out[(*nout)++] = *tdo > 0 ? '1' : '0';
+			E.jtag_reads++;
+		} else if (c >= 'r' && c <= 'u') {
+			E.jtag_trst_n = !(c == 't' || c == 'u');
+			*tdo = wgtop_jtag(E.top, E.jtag_tck_last, 1, 0, E.jtag_trst_n);
+		} else if (c == 'B' || c == 'b' || c == 'Z' || c == 'z' || c == ' ' || c == '\n' || c == '\r' ||
+		           c == '\t') {
+			;
+		} else if (c == 'Q') {
+			return 1;
+		} else {
+			fprintf(stderr, "fx2-emu: remote_bitbang: request '%c' (0x%02x) is not served (JTAG only)\n",
+			        c >= 0x20 && c < 0x7f ? c : '?', c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Serve one client after another until the program ends; each chunk under E.mu. */
+static gpointer jtag_thread(gpointer unused)
+{
+	char in[4096], out[4096];
+	int tdo = -1;
+
+	(void)unused;
+	for (;;) {
+		struct pollfd p = {E.jtag_fd >= 0 ? E.jtag_fd : E.jtag_listen, POLLIN, 0};
+		ssize_t n;
+		size_t nout = 0;
+		int rc;
+
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		if (E.jtag_fd < 0) {
+			int one = 1, fd = accept(E.jtag_listen, NULL, NULL);
+
+			if (fd >= 0) {
+				setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+				E.jtag_fd = fd;
+				E.jtag_trst_n = 1;
+				vlog("JTAG client connected");
+			}
+			continue;
+		}
+		n = read(E.jtag_fd, in, sizeof(in));
+		if (n < 0 && errno == EINTR)
+			continue;
+		E.jtag_bytes += n > 0 ? (uint64_t)n : 0;
+		rc = 1;
+		if (n > 0) {
+			g_atomic_int_inc(&E.handler_waiting);
+			g_mutex_lock(&E.mu);
+			g_atomic_int_dec_and_test(&E.handler_waiting);
+			rc = jtag_requests(in, (size_t)n, out, &nout, &tdo);
+			if (rc < 0)
+				fail("bad remote_bitbang request from the JTAG client");
+			g_cond_broadcast(&E.cv); /* the FPGA's loop: the top may have work now */
+			g_mutex_unlock(&E.mu);
+			if (nout && write_all(E.jtag_fd, out, nout))
+				rc = 1;
+		}
+		if (rc != 0) {
+			vlog("JTAG client done (%llu bytes, %llu pin writes, %llu TDO reads)",
+			     (unsigned long long)E.jtag_bytes, (unsigned long long)E.jtag_writes,
+			     (unsigned long long)E.jtag_reads);
+			close(E.jtag_fd);
+			E.jtag_fd = -1;
+		}
+	}
+	return NULL;
+}
+
+/* Listen on 127.0.0.1:port (0: any free one); the port is written to port_file. */
+static int jtag_listen(unsigned port, const char *port_file)
+{
+	struct sockaddr_in a;
+	socklen_t al = sizeof(a);
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 1) ||
+	    getsockname(fd, (struct sockaddr *)&a, &al)) {
+		fprintf(stderr, "fx2-emu: JTAG port 127.0.0.1:%u: %s\n", port, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	fprintf(stderr, "fx2-emu: JTAG remote_bitbang on 127.0.0.1:%u\n", ntohs(a.sin_port));
+	if (port_file) {
+		FILE *f = fopen(port_file, "w");
+
+		if (!f) {
+			fprintf(stderr, "fx2-emu: %s: %s\n", port_file, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		fprintf(f, "%u\n", ntohs(a.sin_port));
+		fclose(f);
+	}
+	E.jtag_listen = fd;
+	E.jtag_fd = -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Main: the testbed, the program, the FPGA's clock                           */
 
 static pid_t child;
@@ -703,13 +887,14 @@ static void on_chld(int sig)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: umockdev-wrapper fx2-emu [--firmware=IHX] [--unplug-after=BYTES] [--stats=FILE] [-v [-v [-v]]] "
-	                "-- PROGRAM [ARGS...]\n");
+	fprintf(stderr, "usage: umockdev-wrapper fx2-emu [--firmware=IHX] [--unplug-after=BYTES] [--stats=FILE] "
+	                "[--rto-ms=N] [--jtag-port=N [--jtag-port-file=FILE]] [-v [-v [-v]]] -- PROGRAM [ARGS...]\n");
 }
 
 int main(int argc, char **argv)
 {
-	const char *stats_path = NULL;
+	const char *stats_path = NULL, *jtag_port_file = NULL;
+	long jtag_port = -1;
 	struct wgtop_counts tc;
 	struct sigaction sa;
 	int i, st = 0, rc;
@@ -718,6 +903,7 @@ int main(int argc, char **argv)
 	FILE *sf;
 
 	E.fw_path = "firmware/build/warpgate-fx2.ihx";
+	E.rto_ms = 1000;
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strncmp(argv[i], "--firmware=", 11))
 			E.fw_path = argv[i] + 11;
@@ -725,6 +911,12 @@ int main(int argc, char **argv)
 			E.unplug_after = strtoull(argv[i] + 15, NULL, 0);
 		else if (!strncmp(argv[i], "--stats=", 8))
 			stats_path = argv[i] + 8;
+		else if (!strncmp(argv[i], "--rto-ms=", 9))
+			E.rto_ms = (unsigned)strtoul(argv[i] + 9, NULL, 0);
+		else if (!strncmp(argv[i], "--jtag-port=", 12))
+			jtag_port = strtol(argv[i] + 12, NULL, 0);
+		else if (!strncmp(argv[i], "--jtag-port-file=", 17))
+			jtag_port_file = argv[i] + 17;
 		else if (!strcmp(argv[i], "-v"))
 			E.verbose++;
 		else {
@@ -732,7 +924,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i + 1 >= argc) {
+	if (i + 1 >= argc || jtag_port > 65535 || (jtag_port_file && jtag_port < 0)) {
 		usage();
 		return 2;
 	}
@@ -751,6 +943,13 @@ int main(int argc, char **argv)
 	if (wgtop_create(&E.top, NULL)) {
 		fprintf(stderr, "fx2-emu: cannot create the board top model\n");
 		return 1;
+	}
+	wgtop_stop_on_wait(E.top, 1);
+	E.jtag_trst_n = 1;
+	if (jtag_port >= 0) {
+		if (jtag_listen((unsigned)jtag_port, jtag_port_file))
+			return 1;
+		g_thread_unref(g_thread_new("jtag", jtag_thread, NULL));
 	}
 	E.tb = umockdev_testbed_new();
 	E.handler = umockdev_ioctl_base_new();
@@ -830,8 +1029,32 @@ int main(int argc, char **argv)
 			fail("FIFO pin protocol violated: %s", E.m.last_violation);
 		move_packets();
 		/* Idle only if the packets just moved gave the FPGA nothing new to do. */
-		if (idle && !E.outq && !fx2_out_bytes(&E.m) && !(E.inq && fx2_in_ready(&E.m))) {
+		int quiet = !E.outq && !fx2_out_bytes(&E.m) && !(E.inq && fx2_in_ready(&E.m));
+		if (E.timers_run && !wgtop_waiting(E.top)) {
+			E.timers_run = 0; /* the engine's timer acted (or bytes came): wait for the host again */
+			wgtop_stop_on_wait(E.top, 1);
+		}
+		if (idle != 2 || !quiet)
+			E.wait_since = 0;
+		if (idle == 1 && quiet) {
 			g_cond_wait_until(&E.cv, &E.mu, g_get_monotonic_time() + 1000);
+		} else if (idle == 2 && quiet) {
+			/* The core waits for the host: sleep until a URB comes, at most rto_ms in all. */
+			gint64 t = g_get_monotonic_time();
+
+			if (!E.wait_since) {
+				E.wait_since = t;
+				E.waits++;
+			}
+			if (t - E.wait_since >= 1000 * (gint64)E.rto_ms) {
+				vlog("the host said nothing for %u ms: the link engine's timers run", E.rto_ms);
+				E.wait_expired++;
+				E.wait_since = 0;
+				E.timers_run = 1;
+				wgtop_stop_on_wait(E.top, 0);
+			} else {
+				g_cond_wait_until(&E.cv, &E.mu, E.wait_since + 1000 * (gint64)E.rto_ms);
+			}
 		} else if (g_atomic_int_get(&E.handler_waiting)) {
 			/* a mutex is not fair: let the waiting ioctl in before the next burst */
 			g_mutex_unlock(&E.mu);
@@ -859,13 +1082,16 @@ int main(int argc, char **argv)
 			        "\"skipped_cycles\": %llu, \"out_urbs\": %llu, \"out_bytes\": %llu, \"out_packets\": %u, "
 			        "\"in_urbs\": %llu, \"in_bytes\": %llu, \"in_packets\": %u, \"short_packets\": %llu, "
 			        "\"zero_length_packets\": %llu, \"control\": %llu, \"reaps\": %llu, \"reaps_empty\": %llu, "
-			        "\"violations\": %llu}\n",
+			        "\"violations\": %llu, \"waits\": %llu, \"waits_expired\": %llu, \"jtag_pin_writes\": %llu, "
+			        "\"jtag_tck_cycles\": %llu, \"jtag_tdo_reads\": %llu}\n",
 			        wall, busy, (unsigned long long)tc.cycles, (unsigned long long)tc.skipped,
 			        (unsigned long long)E.urbs_out, (unsigned long long)E.bytes_out, E.out_pkts,
 			        (unsigned long long)E.urbs_in, (unsigned long long)E.bytes_in, E.in_pkts,
 			        (unsigned long long)E.m.n.pktends, (unsigned long long)E.m.n.zlps, (unsigned long long)E.ctrl,
 			        (unsigned long long)E.reaps, (unsigned long long)E.reaps_empty,
-			        (unsigned long long)E.m.n.violations);
+			        (unsigned long long)E.m.n.violations, (unsigned long long)E.waits,
+			        (unsigned long long)E.wait_expired, (unsigned long long)E.jtag_writes,
+			        (unsigned long long)E.jtag_tck, (unsigned long long)E.jtag_reads);
 			fclose(sf);
 		}
 	}
