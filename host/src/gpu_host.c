@@ -919,17 +919,27 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 }
 
 /* Closes every SM's power-gating window (the policy bits kept): before the L1 write-back. */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS]);
+
 static int pg_close(struct run *R)
 {
-	uint32_t regs[WG_PG_NREGS], v;
+	uint32_t regs[WG_PG_NREGS], v, cnt[WGGPU_CNT_WORDS];
 	char why[200];
+	int rc;
 
 	if (wg_pg_regs(R->E->cfg, regs, why, sizeof(why)) != 0) {
 		snprintf(R->err->msg, sizeof(R->err->msg), "power gating: %s", why);
 		return WG_ECONFIG;
 	}
 	v = regs[PG_CTRL_REG] | PG_CLOSE;
-	return cmd_simple(R, WGGPU_CFG, 1, 0, CFG_PG_CTRL, &v, 4);
+	rc = cmd_simple(R, WGGPU_CFG, 1, 0, CFG_PG_CTRL, &v, 4);
+	/*
+	 * a barrier: a CNT_READ waits until every SM's close is done (docs/gpu.md section 4.3), so
+	 * the write-back's CFG comes after the close's edges on every transport, never among them
+	 */
+	if (!rc)
+		rc = sm_counters(R, 0, PAGE_PG + PG_SM_BASE, cnt);
+	return rc;
 }
 
 /* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
