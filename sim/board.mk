@@ -45,10 +45,11 @@ $(BOARD_OBJ)/Vwg_board_core__ALL.a: $(BOARD_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/
 	&& $(MAKE) -s --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(BOARD_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(BOARD_OBJ)/build.log; exit 1; }; \
-	echo "wg_board_core built in $$(( $$(date +%s) - start )) s"
+	echo "wg_board_core built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 
 $(BOARD_OBJ)/wgboard.o: sim/wgboard.cpp sim/wgboard.h sim/wggpu_params.h sim/wggpu.h $(BOARD_OBJ)/Vwg_board_core__ALL.a
 	$(MAKE) -s --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core.mk OPT_FAST=-O2 wgboard.o
+	@touch $@  # the generated make may find it up to date: mark it newer than the archive
 
 # One flat archive, as the GPU library (sim/gpu.mk). The board program links this library and
 # the GPU library (its C link), and both hold a Verilated SM block of the same name (wg_sm_<x>,

@@ -47,10 +47,11 @@ $(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scri
 	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
-	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"
+	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 
 $(GPU_OBJ)/wggpu.o: sim/wggpu.cpp sim/wggpu.h sim/wggpu_params.h $(GPU_OBJ)/Vwg_gpu__ALL.a
 	$(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 wggpu.o
+	@touch $@  # the generated make may find it up to date: mark it newer than the archive
 
 # One flat archive: the top's objects, the SM block's (Verilator lists its library as a member
 # of the top's archive, which the linker does not search), the runtime and the C wrapper.

@@ -41,10 +41,11 @@ $(USB_OBJ)/Vwg_board_top__ALL.a: $(TOP_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/usb.m
 	&& $(MAKE) -s --no-print-directory -C $(USB_OBJ) -f Vwg_board_top.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(USB_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(USB_OBJ)/build.log; exit 1; }; \
-	echo "wg_board_top built in $$(( $$(date +%s) - start )) s"
+	echo "wg_board_top built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 
 $(USB_OBJ)/wgtop.o: sim/wgtop.cpp sim/wgtop.h sim/fx2_model.h $(USB_OBJ)/Vwg_board_top__ALL.a
 	$(MAKE) -s --no-print-directory -C $(USB_OBJ) -f Vwg_board_top.mk OPT_FAST=-O2 wgtop.o
+	@touch $@  # the generated make may find it up to date: mark it newer than the archive
 
 # One flat archive: the top's objects, the SM block's, the runtime and the C wrapper.
 $(TOP_LIB): $(USB_OBJ)/Vwg_board_top__ALL.a $(USB_OBJ)/wgtop.o
