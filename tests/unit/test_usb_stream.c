@@ -95,6 +95,19 @@ static void fpga_write(const uint8_t *b, size_t n)
 	}
 }
 
+/* Removes t from q if it is there; 1 if it was. */
+static int unqueue(struct libusb_transfer **q, unsigned *n, struct libusb_transfer *t)
+{
+	for (unsigned i = 0; i < *n; i++) {
+		if (q[i] == t) {
+			memmove(q + i, q + i + 1, (*n - i - 1) * sizeof(q[0]));
+			(*n)--;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void complete(struct libusb_transfer *t, enum libusb_transfer_status st)
 {
 	t->status = st;
@@ -322,19 +335,6 @@ int LIBUSB_CALL libusb_submit_transfer(struct libusb_transfer *t)
 		            (t->type == LIBUSB_TRANSFER_TYPE_BULK && t->endpoint == WGU_EP_OUT));
 		assert_true(F.work_n < MAXQ);
 		F.work[F.work_n++] = t;
-	}
-	return 0;
-}
-
-/* Removes t from q if it is there; 1 if it was. */
-static int unqueue(struct libusb_transfer **q, unsigned *n, struct libusb_transfer *t)
-{
-	for (unsigned i = 0; i < *n; i++) {
-		if (q[i] == t) {
-			memmove(q + i, q + i + 1, (*n - i - 1) * sizeof(q[0]));
-			(*n)--;
-			return 1;
-		}
 	}
 	return 0;
 }
