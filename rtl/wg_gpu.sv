@@ -202,7 +202,8 @@ module wg_gpu #(
   logic        fault_any;
 
   assign sm_rst_n = rst_ni && (rst_cnt_q == '0);
-  assign run      = sm_rst_n && !err_q && !fault_any && out_room && (cycle_q < grant_q);
+  logic        pgw_any;             // an SM's power-gating sweep or close is in progress
+  assign run      = sm_rst_n && !err_q && !fault_any && out_room && !pgw_any && (cycle_q < grant_q);
   // A set-up write (CFG, IMEM, CMEM) clocks the SMs once without advancing target time: the
   // SMs' set-up registers live in their clock domain. The host sends set-up writes only while
   // the GPU stands at its grant with the SMs idle (docs/gpu.md section 3); during such an edge
@@ -225,6 +226,16 @@ module wg_gpu #(
   localparam int unsigned IDLE_HOLD   = 16;
   localparam logic [31:0] CFG_GPU_CTRL = 32'h100;  // above the SMs' 5-bit register space
   localparam logic [31:0] CFG_SM_CTRL  = 32'd15;
+  localparam logic [31:0] CFG_PG_CTRL  = 32'(wg_sm_pkg::CFG_PG_CTRL);
+
+  // Counter pages (docs/gpu.md section 4.3): CNT_READ addr 0x1000 + A reads 26 values of the
+  // SM's power-gating counter port from address A, 0x2000 + H 52 histogram bins from H.
+  localparam logic [3:0]  PAGE_PG    = 4'h1;
+  localparam logic [3:0]  PAGE_HIST  = 4'h2;
+  localparam int unsigned PG_VALS    = CNT_W / 64;           // 26 counters per page
+  localparam int unsigned HIST_VALS  = CNT_W / 32;           // 52 bins per page
+  localparam int unsigned HIST_ADDRS = NUM_SIMD * 1024;      // the SM's histogram addresses
+  localparam logic [11:0] PG_SKIP_ADDR = 12'hC08;            // the GPU's own: skipped cycles
   logic gpu_ctrl_q, count_idle_q;                // gating on; an SM counts its clock while idle
 
   // ---------------------------------------------------------------------------
@@ -234,6 +245,7 @@ module wg_gpu #(
   logic [NUM_SMS-1:0] sel;           // SMs the command addresses
   logic [NUM_SMS-1:0] lq_ready, rq_ready;
   logic              cnt_pend_q;
+  logic              rd_act_q;      // a power-gating page is being read
   logic [3:0]        cmd_err;
 
   assign sm_ok = cmd_all_i || (32'(cmd_sm_i) < NUM_SMS);
@@ -248,7 +260,8 @@ module wg_gpu #(
     cmd_ready_o = sm_rst_n;
     if (sm_ok && !cmd_all_i && (cmd_op_i == OP_LAUNCH)) cmd_ready_o = sm_rst_n && lq_ready[SM_W'(cmd_sm_i)];
     if (sm_ok && !cmd_all_i && (cmd_op_i == OP_MRSP))   cmd_ready_o = sm_rst_n && rq_ready[SM_W'(cmd_sm_i)];
-    if (cmd_op_i == OP_CNT_READ)                        cmd_ready_o = sm_rst_n && !cnt_pend_q;
+    if (cmd_op_i == OP_CNT_READ)                        cmd_ready_o = sm_rst_n && !cnt_pend_q && !rd_act_q &&
+                                                                      !pgw_any;
     if (cmd_op_i == OP_RESET)                           cmd_ready_o = 1'b1;
   end
   assign cmd_fire = cmd_valid_i && cmd_ready_o;
@@ -295,6 +308,17 @@ module wg_gpu #(
   logic [NUM_SMS-1:0]       room;
   logic [NUM_SMS-1:0]       empty_all;
   logic [NUM_SMS*LANES-1:0] lane_en_q;
+  logic [NUM_SMS-1:0]       pgw;         // per SM: power-gating sweep or close in progress
+  logic [NUM_SMS*64-1:0]    pg_rd_all;   // per SM: its counter port (0 unless read)
+  logic [NUM_SMS*32-1:0]    pg_hd_all;   // per SM: its histogram read data
+  logic [NUM_SMS*48-1:0]    skip_all;    // per SM: skipped cycles of the window
+  logic                     rd_hist_q;
+  logic [SM_W-1:0]          rd_sm_q;
+  logic [11:0]              rd_base_q;
+  logic [5:0]               rd_idx_q;
+  logic [11:0]              rd_addr;     // counter address of this link cycle
+  logic [15:0]              rd_haddr;    // histogram address of this link cycle
+  logic                     pg_page, hist_page;
   logic                     flush;
 
   assign flush = cmd_valid_i && cmd_op_i == OP_RESET;  // RESET is always accepted
@@ -401,9 +425,7 @@ module wg_gpu #(
     logic [12*32-1:0]            c_class;
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
-    logic [63:0]                 pg_rdata_unused;
-    logic [31:0]                 pg_hist_unused;
-    logic                        pg_busy_s, pg_count_unused;
+    logic                        pg_busy_s, pg_count_s;
     logic [2*LANES-1:0]          pg_state_unused;
     logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] c_exec;
     // Warp issue control (docs/power-gating.md section 3): not read on the GPU top yet.
@@ -419,8 +441,44 @@ module wg_gpu #(
     logic [4:0] idle_cnt_q;
     assign need    = busy[s] || cta_valid || rsp_valid || mreq_valid || done_valid || ret_valid ||
                      fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0) ||
-                     pg_busy_s;  // the power-gating histogram sweep after reset
-    assign gate_en = !sm_rst_n || setup_tick || (run && need);
+                     pg_busy_s;  // the power-gating histogram engines
+    // Outside target time, the SM is also clocked while its power-gating sweep or close is
+    // in progress (pgw; target time waits for it), and for a histogram page (one edge per bin).
+    logic hist_tick, pg_rd_s;
+    assign hist_tick = rd_act_q && rd_hist_q && 32'(rd_sm_q) == s;
+    assign pg_rd_s   = rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s;
+    logic pgw_need;
+    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw_need || hist_tick;
+
+    // Power-gating work (docs/gpu.md section 4.3): after reset, and after a PG_CTRL write with
+    // the close or clear strobe, the SM gets edges until its histogram engines are idle. The
+    // strobe takes two edges to reach the engines: busy is trusted from the third.
+    logic       pgw_q;
+    logic [1:0] pgw_cnt_q;
+    logic       pg_strobe;
+    assign pg_strobe = do_cfg && sel[s] && cmd_addr_i == CFG_PG_CTRL && (cmd_data_i[8] || cmd_data_i[9]);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush || pg_strobe) begin
+        pgw_q     <= 1'b1;
+        pgw_cnt_q <= 2'd3;
+      end else if (pgw_q) begin
+        if (tick_s && sm_rst_n && pgw_cnt_q != '0) pgw_cnt_q <= pgw_cnt_q - 2'd1;
+        if (pgw_cnt_q == '0 && !pg_busy_s) pgw_q <= 1'b0;
+      end
+    end
+    assign pgw[s] = pgw_q;
+    // Edges only while the work lasts: none once the engines are idle (an extra edge would
+    // count in a window that has just opened).
+    assign pgw_need = pgw_q && (pgw_cnt_q != '0 || pg_busy_s);
+
+    // Skipped cycles: target cycles of the window (pg_count_s) in which idle skipping stopped
+    // this SM's clock; a clear starts a new window.
+    logic [47:0] skip_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush || (pg_strobe && cmd_data_i[9])) skip_q <= '0;
+      else if (step && !tick_s && pg_count_s)               skip_q <= skip_q + 48'd1;
+    end
+    assign skip_all[s*48 +: 48] = skip_q;
     always_ff @(posedge clk_i) begin
       if (!rst_ni || flush) idle_cnt_q <= 5'(IDLE_HOLD);
       else if (step) begin
@@ -519,16 +577,18 @@ module wg_gpu #(
       .ret_last_o        (r_last),
       .ret_data_o        (r_data),
       .lane_en_i         (lane_en_q[s*LANES +: LANES]),
-      // Power-gating counters: not yet read over the link (docs/power-gating.md, Status).
-      .pg_re_i           (1'b0),
-      .pg_raddr_i        (12'd0),
-      .pg_rdata_o        (pg_rdata_unused),
-      .pg_hist_re_i      (1'b0),
-      .pg_hist_addr_i    (16'd0),
-      .pg_hist_data_o    (pg_hist_unused),
+      // Power-gating counters: read as counter pages (docs/gpu.md section 4.3).
+      // (the addresses reach the SM being read only: an input that changes makes Verilator
+      // evaluate the SM's logic, so the other SMs must not see them move)
+      .pg_re_i           (pg_rd_s),
+      .pg_raddr_i        (pg_rd_s ? rd_addr : 12'd0),
+      .pg_rdata_o        (pg_rd_all[s*64 +: 64]),
+      .pg_hist_re_i      (hist_tick && 32'(rd_haddr) < HIST_ADDRS && 32'(rd_idx_q) < HIST_VALS),
+      .pg_hist_addr_i    (hist_tick ? rd_haddr : 16'd0),
+      .pg_hist_data_o    (pg_hd_all[s*32 +: 32]),
       .pg_busy_o         (pg_busy_s),
       .pg_state_o        (pg_state_unused),
-      .pg_count_o        (pg_count_unused),
+      .pg_count_o        (pg_count_s),
       .pg_in_use_o       (pg_in_use_unused),
       .pg_issue_state_o  (pg_issue_state_unused),
       .cnt_pg_state_o    (c_pg_state_unused),
@@ -562,7 +622,8 @@ module wg_gpu #(
       if (!rst_ni || flush) snap_q <= '0;
       else if (cnt_capture && 32'(cmd_sm_i) == s)
         snap_q <= (cmd_addr_i == 32'd1) ? CNT_W'(c_exec) :
-                  {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
+                  (cmd_addr_i == 32'd0) ? {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst,
+                                           c_winst, c_active, cycle_q} : '0;
     end
     assign cnt_all[s*CNT_W +: CNT_W] = snap_q;
 
@@ -785,8 +846,57 @@ module wg_gpu #(
   assign ev_ret_last_o       = th[TQ_LAST];
   assign ev_ret_data_o       = th[TQ_DATA +: 1024];
   assign ev_busy_o     = busy;
-  assign ev_cnt_o      = cnt_all[SM_W'(cnt_sm_q)*CNT_W +: CNT_W];
+  assign ev_cnt_o      = cnt_pg_q ? pgs_q : cnt_all[SM_W'(cnt_sm_q)*CNT_W +: CNT_W];
   assign ev_err_code_o = err_code_q;
+
+  // ---------------------------------------------------------------------------
+  // Power-gating pages (docs/gpu.md section 4.3): one reader for all SMs, into one
+  // snapshot register. A counter page reads the SM's combinational counter port at
+  // rd_base + i in link cycle i (26 cycles); a histogram page reads bin rd_base + i with
+  // the SM edge at the end of link cycle i and takes it one cycle later (53 cycles).
+  // ---------------------------------------------------------------------------
+  logic [CNT_W-1:0] pgs_q;
+  logic             cnt_pg_q;          // the pending snapshot is a power-gating page
+  logic             rd_done;
+  logic [63:0]      rd_val;
+  logic [31:0]      rd_bin;
+
+  assign pg_page   = cmd_addr_i[31:12] == 20'(PAGE_PG);
+  assign hist_page = cmd_addr_i[31:12] == 20'(PAGE_HIST);
+  assign pgw_any   = |pgw;
+  assign rd_addr   = rd_base_q + 12'(rd_idx_q);
+  assign rd_haddr  = 16'(rd_base_q) + 16'(rd_idx_q);
+
+  always_comb begin
+    rd_val = '0;
+    for (int s = 0; s < 32'(NUM_SMS); s++) rd_val = rd_val | pg_rd_all[s*64 +: 64];
+    if (rd_addr == PG_SKIP_ADDR) rd_val = 64'(skip_all[rd_sm_q*48 +: 48]);
+    // the bin read at the previous edge (address rd_haddr - 1); past the last unit: 0
+    rd_bin = (32'(rd_haddr) - 32'd1 < HIST_ADDRS) ? pg_hd_all[rd_sm_q*32 +: 32] : 32'd0;
+  end
+  assign rd_done = rd_act_q && (rd_hist_q ? 32'(rd_idx_q) == HIST_VALS : 32'(rd_idx_q) == PG_VALS - 1);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush) begin
+      rd_act_q  <= 1'b0;
+      rd_hist_q <= 1'b0;
+      rd_sm_q   <= '0;
+      rd_base_q <= '0;
+      rd_idx_q  <= '0;
+      pgs_q     <= '0;
+    end else if (cnt_capture && (pg_page || hist_page)) begin
+      rd_act_q  <= 1'b1;
+      rd_hist_q <= hist_page;
+      rd_sm_q   <= SM_W'(cmd_sm_i);
+      rd_base_q <= cmd_addr_i[11:0];
+      rd_idx_q  <= '0;
+    end else if (rd_act_q) begin
+      rd_idx_q <= rd_idx_q + 6'd1;
+      if (!rd_hist_q)         pgs_q <= {rd_val, pgs_q[CNT_W-1:64]};
+      else if (rd_idx_q != '0) pgs_q <= {rd_bin, pgs_q[CNT_W-1:32]};
+      if (rd_done) rd_act_q <= 1'b0;
+    end
+  end
 
   // ---------------------------------------------------------------------------
   // State.
@@ -801,6 +911,7 @@ module wg_gpu #(
       err_code_q     <= '0;
       reached_pend_q <= 1'b0;
       cnt_pend_q     <= 1'b0;
+      cnt_pg_q       <= 1'b0;
       cnt_sm_q       <= '0;
       cnt_cycle_q    <= '0;
     end else begin
@@ -819,9 +930,12 @@ module wg_gpu #(
         reached_pend_q <= 1'b0;
       end
       if (cmd_fire && cmd_op_i == OP_CNT_READ && cmd_err == '0) begin
-        cnt_pend_q  <= 1'b1;
+        cnt_pend_q  <= !(pg_page || hist_page);  // a power-gating page: when read
+        cnt_pg_q    <= pg_page || hist_page;
         cnt_sm_q    <= cmd_sm_i;
         cnt_cycle_q <= cycle_q;
+      end else if (rd_done) begin
+        cnt_pend_q <= 1'b1;
       end else if (cnt_take) begin
         cnt_pend_q <= 1'b0;
       end
@@ -830,7 +944,10 @@ module wg_gpu #(
 
   assign cycle_o   = cycle_q;
   assign grant_o   = grant_q;
-  assign running_o = run;
+  // Something moves without a command: target time, or SM edges outside it (power-gating
+  // sweeps and closes, histogram pages). A top may skip the cycles where this and every
+  // other sign of activity are low (sim/wggpu.cpp, wg_board_core).
+  assign running_o = run || pgw_any || rd_act_q;
   assign error_o   = err_q;
 
 `ifndef SYNTHESIS

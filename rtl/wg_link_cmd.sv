@@ -97,7 +97,10 @@ module wg_link_cmd #(
         data_off = 8'd4;
         data_len = 8'd4;
       end
-      default: has_addr = 1'b0; // NOP, RESET, CNT_READ: the prefix only
+      wg_link_pkg::T_CNT_READ: begin
+        addr_off = 8'd2;        // the page, u16 in bytes 2..3 (docs/protocol.md section 5.2)
+      end
+      default: has_addr = 1'b0; // NOP, RESET: the prefix only
     endcase
   end
 

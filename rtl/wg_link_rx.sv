@@ -262,8 +262,8 @@ module wg_link_rx #(
         chk     = 1'b1;
         chk_max = 32'd1;
       end
-      if (roff_q == 8'd3) begin                       // tag: MRSP only, within MEM_TAG_W
-        chk      = 1'b1;
+      if (roff_q == 8'd3 && h_type_q != wg_link_pkg::T_CNT_READ) begin  // tag: MRSP only, within MEM_TAG_W
+        chk      = 1'b1;                                                  // (CNT_READ: the page, any value)
         chk_back = 1'b1;
         chk_val  = {16'd0, b, prev_q};
         chk_max  = (h_type_q == wg_link_pkg::T_MRSP || h_type_q == wg_link_pkg::T_MRSP_ND) ? TAG_MAX : '0;

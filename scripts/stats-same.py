@@ -7,9 +7,7 @@ import json
 import sys
 
 SKIP = {"target", "host_seconds", "warp_insts_per_second", "sim_cycles_per_second", "link_cycles", "link",
-        # the SMs' execution counters (CNT_READ page 1, docs/gpu.md): the link's CNT_READ record
-        # has no page field yet, so the board and usb targets do not read them (docs/gpu-target.md)
-        "branch", "divergent_branch", "thread_inst_by_class", "local_load_bytes", "local_store_bytes"}
+        "pg_readout_seconds"}
 
 
 def strip(v):

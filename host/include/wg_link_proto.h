@@ -179,6 +179,7 @@
 #define WGL_C_SM 0u    /* u8: target SM */
 #define WGL_C_FLAGS 1u /* u8: WGL_CFG_ALL */
 #define WGL_C_TAG 2u   /* u16: memory tag (MRSP), else 0 */
+#define WGL_CNT_READ_PAGE 2u /* u16: CNT_READ's page (the GPU's addr, docs/gpu.md section 4.3) */
 
 #define WGL_NOP_SIZE 4u
 #define WGL_RESET_SIZE 4u

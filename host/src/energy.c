@@ -35,6 +35,7 @@ void wg_pg_counts_add(struct wg_pg_counts *acc, const struct wg_pg_counts *c)
 	acc->hist_lost += c->hist_lost;
 	acc->core_active += c->core_active;
 	acc->core_sleep += c->core_sleep;
+	acc->skipped += c->skipped;
 	for (i = 0; i < WG_CLASS_COUNT; i++)
 		acc->thread_ops[i] += c->thread_ops[i];
 }
@@ -91,6 +92,55 @@ int wg_pg_counts_check(const struct wg_pg_counts *c, char *err, size_t errlen)
 		return WG_EINVAL;
 	}
 	return 0;
+}
+
+int wg_pg_counts_from_sm(const struct wg_pg_sm *sm, const uint64_t *thread_ops, struct wg_pg_counts *c, char *err,
+                         size_t errlen)
+{
+	uint32_t i, u, l;
+
+	wg_pg_counts_clear(c);
+	if (sm->lanes > WG_PG_MAX_LANES || sm->units > WG_PG_MAX_UNITS || !sm->units || sm->lanes % sm->units) {
+		snprintf(err, errlen, "%u lanes in %u units: not a build the power accounting holds (at most %u lanes "
+		         "in %u units, as many in each)", sm->lanes, sm->units, WG_PG_MAX_LANES, WG_PG_MAX_UNITS);
+		return WG_EINVAL;
+	}
+	c->lanes = sm->lanes;
+	c->lane_cycles = (uint64_t)sm->lanes * sm->cycles;
+	for (i = 0; i < sm->lanes; i++) {
+		c->active += sm->active[i];
+		c->idle += sm->idle[i];
+		c->sleep += sm->sleep[i];
+		c->wake += sm->wake[i];
+		c->events += sm->events[i];
+	}
+	for (u = 0; u < sm->units; u++) {
+		for (l = 1; l <= WG_PG_HIST_BINS; l++)
+			c->hist[l] += sm->hist[u][l];
+		c->over_count += sm->over_count[u];
+		c->over_sum += sm->over_sum[u];
+		c->hist_lost += sm->lost[u];
+	}
+	c->wake_stall = sm->wake_stall;
+	c->core_active = sm->core_active;
+	c->core_sleep = sm->core_sleep;
+	c->skipped = sm->skipped;
+	for (i = 0; thread_ops && i < WG_CLASS_COUNT; i++)
+		c->thread_ops[i] = thread_ops[i];
+	/* every lane on its own: its four states add up to the window */
+	for (i = 0; i < sm->lanes; i++) {
+		uint64_t t = sm->active[i] + sm->idle[i] + sm->sleep[i] + sm->wake[i];
+
+		if (t != sm->cycles) {
+			snprintf(err, errlen, "lane %u (unit %u lane %u): active %llu + idle %llu + sleep %llu + wake %llu = "
+			         "%llu, not the %llu cycles counted", i, i / (sm->lanes / sm->units),
+			         i % (sm->lanes / sm->units), (unsigned long long)sm->active[i],
+			         (unsigned long long)sm->idle[i], (unsigned long long)sm->sleep[i],
+			         (unsigned long long)sm->wake[i], (unsigned long long)t, (unsigned long long)sm->cycles);
+			return WG_EMISMATCH;
+		}
+	}
+	return wg_pg_counts_check(c, err, errlen) ? WG_EMISMATCH : 0;
 }
 
 int wg_pg_oracle_saved(const struct wg_pg_counts *c, uint32_t bet, uint64_t *saved)
@@ -296,6 +346,7 @@ static int power_fields(const struct wg_pg_counts *c, const struct wg_energy_par
 	wg_json_bool(j, "hist_exact", c->hist_lost == 0);
 	wg_json_u64(j, "core_active_cycles", c->core_active);
 	wg_json_u64(j, "core_sleep_cycles", c->core_sleep);
+	wg_json_u64(j, "skipped_cycles", c->skipped);
 	wg_json_begin_object(j, "energy_pj");
 	wg_json_double(j, "leak_lane_cycle", wg_energy_leak_pj(p));
 	wg_json_double(j, "sleep_leak_pct", p->sleep_leak_pct);

@@ -33,8 +33,41 @@ struct wg_pg_counts {
 	uint64_t over_sum;      /* and the sum of their lengths */
 	uint64_t hist_lost;     /* intervals the RTL could not record (must be 0) */
 	uint64_t core_active, core_sleep; /* SM-cycles */
+	uint64_t skipped;       /* SM-cycles of the windows that idle skipping did not clock (docs/gpu.md 4.3) */
 	uint64_t thread_ops[WG_CLASS_COUNT]; /* thread operations per class (dynamic energy) */
 };
+
+/*
+ * One SM's power-gating counters as its read port gives them (docs/power-gating.md
+ * section 4.1), for one window: what the sim target reads through sim/wgsim.h and the gpu
+ * and board targets through the counter pages of docs/gpu.md section 4.3. Lane i is lane
+ * i mod (lanes / units) of unit i / (lanes / units).
+ */
+#define WG_PG_MAX_LANES 64
+#define WG_PG_MAX_UNITS 4
+struct wg_pg_sm {
+	uint32_t lanes, units;
+	uint64_t cycles;        /* cycles counted (the window, 0xC00) */
+	uint64_t skipped;       /* target cycles of the window the SM was not clocked (0xC08; gpu only) */
+	uint64_t active[WG_PG_MAX_LANES], idle[WG_PG_MAX_LANES], sleep[WG_PG_MAX_LANES], wake[WG_PG_MAX_LANES];
+	uint64_t events[WG_PG_MAX_LANES];
+	uint64_t unit_sleep[WG_PG_MAX_UNITS], unit_events[WG_PG_MAX_UNITS];
+	uint64_t over_count[WG_PG_MAX_UNITS], over_sum[WG_PG_MAX_UNITS], lost[WG_PG_MAX_UNITS];
+	uint64_t hist[WG_PG_MAX_UNITS][WG_PG_HIST_BINS + 1]; /* hist[u][L], L = 1..1024 */
+	uint64_t wake_stall, core_active, core_sleep, core_events, core_wake_stall;
+};
+
+/*
+ * The counts of one SM's window (lanes, lane_cycles = lanes x cycles, the states summed
+ * over lanes, the units' histograms summed) with its thread operations per class
+ * (thread_ops may be NULL: none). Every target builds its `power` object from these
+ * (wg_pg_counts_add over SMs and launches, then wg_power_to_json_sms). Returns 0, WG_EINVAL
+ * for more lanes or units than the struct holds or lanes not a multiple of units, or
+ * WG_EMISMATCH when the window is inconsistent (wg_pg_counts_check; c is filled all the same,
+ * the reason in err).
+ */
+int wg_pg_counts_from_sm(const struct wg_pg_sm *sm, const uint64_t *thread_ops, struct wg_pg_counts *c, char *err,
+                         size_t errlen);
 
 void wg_pg_counts_clear(struct wg_pg_counts *c);
 /* acc += c, field by field (SMs or launches summed). */

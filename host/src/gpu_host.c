@@ -54,6 +54,18 @@
 #define EC_LOCAL_LD_BYTES 2
 #define EC_LOCAL_ST_BYTES 3
 #define EC_CLASS_THREAD 4
+/* Power-gating pages (docs/gpu.md section 4.3) and the SM's counter addresses (docs/power-gating.md 4.1). */
+#define CFG_PG_CTRL 21
+#define PG_CTRL_REG (CFG_PG_CTRL - WG_PG_REG_FIRST) /* its index in wg_pg_regs' array */
+#define PG_CLOSE 0x100u
+#define PG_CLEAR 0x200u
+#define PAGE_PG 0x1000u
+#define PAGE_HIST 0x2000u
+#define PG_PAGE_VALS 26
+#define HIST_PAGE_BINS 52
+#define PG_UNIT_BASE 0x800u
+#define PG_SM_BASE 0xC00u
+#define PG_SM_VALS 9 /* 0xC00..0xC08: cycles, wake stall, core active/sleep/events/wake stall, state, -, skipped */
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -161,6 +173,8 @@ void wg_gpu_host_totals_free(struct wg_gpu_host_totals *t)
 	free(t->sm_warp_insts);
 	free(t->sm_busy_cycles);
 	free(t->sm_gateable_kernels);
+	free(t->pg_sm);
+	free(t->pg_total);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -174,7 +188,10 @@ static int totals_size(struct wg_gpu_host_totals *t, uint32_t nsms)
 	t->sm_warp_insts = calloc(nsms, sizeof(uint64_t));
 	t->sm_busy_cycles = calloc(nsms, sizeof(uint64_t));
 	t->sm_gateable_kernels = calloc(nsms, sizeof(uint64_t));
-	if (!t->sm_active || !t->sm_ctas || !t->sm_warp_insts || !t->sm_busy_cycles || !t->sm_gateable_kernels) {
+	t->pg_sm = calloc(nsms, sizeof(*t->pg_sm));
+	t->pg_total = calloc(1, sizeof(*t->pg_total));
+	if (!t->sm_active || !t->sm_ctas || !t->sm_warp_insts || !t->sm_busy_cycles || !t->sm_gateable_kernels ||
+	    !t->pg_sm || !t->pg_total) {
 		wg_gpu_host_totals_free(t);
 		return WG_ENOMEM;
 	}
@@ -266,6 +283,13 @@ void wg_gpu_host_totals_json(const struct wg_gpu_host_totals *t, const struct wg
 	}
 	json_u64_array(j, "sm_ctas", t->sm_ctas, t->nsms);
 	json_u64_array(j, "sm_warp_insts", t->sm_warp_insts, t->nsms);
+	wg_json_u64(j, "pg_readout_pages", t->pg_pages);
+	wg_json_double(j, "pg_readout_seconds", t->pg_seconds);
+	if (t->launches && t->pg_total && t->pg_total->lanes) {
+		if (!t->energy_ok || wg_power_to_json_sms(t->pg_total, t->pg_sm, t->nsms, &t->energy, j))
+			wg_warn("gpu: no power figures: %s", t->energy_ok ? "the energy model has no break-even time for "
+			        "these parameters" : t->energy_why);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -882,37 +906,85 @@ static int setup_kernel(struct run *R, uint32_t local_base)
 		memcpy(v, l->params + 4 * w, k->param_bytes - 4 * w < 4 ? k->param_bytes - 4 * w : 4);
 		rc = cmd_simple(R, WGGPU_CMEM, 1, 0, w, v, 4);
 	}
+	/*
+	 * the power-gating window (docs/gpu.md section 4.3): cleared by the last set-up write, so
+	 * that it opens at target cycle 0 whatever edges the set-up writes gave the SMs
+	 */
+	if (!rc) {
+		uint32_t v = pg[PG_CTRL_REG] | PG_CLEAR;
+
+		rc = cmd_simple(R, WGGPU_CFG, 1, 0, CFG_PG_CTRL, &v, 4);
+	}
+	return rc;
+}
+
+/* Closes every SM's power-gating window (the policy bits kept): before the L1 write-back. */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS]);
+
+static int pg_close(struct run *R)
+{
+	uint32_t regs[WG_PG_NREGS], v, cnt[WGGPU_CNT_WORDS];
+	char why[200];
+	int rc;
+
+	if (wg_pg_regs(R->E->cfg, regs, why, sizeof(why)) != 0) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "power gating: %s", why);
+		return WG_ECONFIG;
+	}
+	v = regs[PG_CTRL_REG] | PG_CLOSE;
+	rc = cmd_simple(R, WGGPU_CFG, 1, 0, CFG_PG_CTRL, &v, 4);
+	/*
+	 * a barrier: a CNT_READ waits until every SM's close is done (docs/gpu.md section 4.3), so
+	 * the write-back's CFG comes after the close's edges on every transport, never among them
+	 */
+	if (!rc)
+		rc = sm_counters(R, 0, PAGE_PG + PG_SM_BASE, cnt);
 	return rc;
 }
 
 /* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
-static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
+/*
+ * n counter pages of SM sm (the GPU stands at its grant): every CNT_READ is queued at once
+ * and the COUNTERS events come back in order, so a transport with a round-trip delay pays
+ * it once per batch, not per page.
+ */
+static int sm_pages(struct run *R, uint32_t sm, const uint32_t *pages, uint32_t n, uint32_t (*cnt)[WGGPU_CNT_WORDS])
 {
 	const struct wg_gpu_port_ops *ops = R->E->ops;
 	struct wggpu_cmd c;
 	struct wggpu_ev e;
-	int rc, got = 0;
+	uint32_t got = 0;
+	int rc = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.op = WGGPU_CNT_READ;
 	c.sm = (uint8_t)sm;
-	c.addr = page;
-	rc = push_cmd(R, &c);
-	for (int spin = 0; !rc && !got && spin < 100000; spin++) {
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		c.addr = pages[i];
+		rc = push_cmd(R, &c);
+	}
+	for (int spin = 0; !rc && got < n && spin < 100000; spin++) {
 		rc = ops->run(R->E->ctx, 4);
-		while (!rc && !got && (rc = ops->pop(R->E->ctx, &e)) == 1) {
+		while (!rc && got < n && (rc = ops->pop(R->E->ctx, &e)) == 1) {
 			rc = 0;
-			got = e.kind == WGGPU_EV_COUNTERS && e.sm == sm;
+			if (e.kind == WGGPU_EV_COUNTERS && e.sm == sm)
+				memcpy(cnt[got++], e.cnt, sizeof(e.cnt));
 		}
 		if (rc == 1)
 			rc = 0;
 	}
-	if (rc || !got) {
-		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': no counters from SM %u", R->k->name, sm);
+	if (rc || got < n) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': no counters from SM %u (page 0x%x)", R->k->name,
+		         sm, pages[got < n ? got : 0]);
 		return rc ? rc : WG_ETIMEOUT;
 	}
-	memcpy(cnt, e.cnt, sizeof(e.cnt));
 	return 0;
+}
+
+/* The counter snapshot of SM sm, one page (0, 1: docs/gpu.md section 4.2). */
+static int sm_counters(struct run *R, uint32_t sm, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
+{
+	return sm_pages(R, sm, &page, 1, (uint32_t (*)[WGGPU_CNT_WORDS])cnt);
 }
 
 #define W64(c, i) ((uint64_t)(c)[i] | (uint64_t)(c)[(i) + 1] << 32)
@@ -948,16 +1020,168 @@ static int sample_and_release(struct run *R)
 	return rc;
 }
 
+#define PG_MAX_PAGES 40 /* a batch: the histogram of one unit (20 pages) or 8 x 64 lane counters */
+/* n values of SM sm's power-gating counter port from address a on (pages of 26). */
+static int pg_values(struct run *R, uint32_t sm, uint32_t a, uint32_t n, uint64_t *v, struct wg_gpu_host_totals *tot)
+{
+	uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
+	uint32_t (*cnt)[WGGPU_CNT_WORDS] = malloc(PG_MAX_PAGES * sizeof(*cnt));
+	int rc = cnt ? 0 : WG_ENOMEM;
+
+	for (uint32_t i = 0; i < n && np < PG_MAX_PAGES; i += PG_PAGE_VALS)
+		pages[np++] = PAGE_PG + a + i;
+	if (!rc)
+		rc = sm_pages(R, sm, pages, np, cnt);
+	tot->pg_pages += np;
+	for (uint32_t p = 0; !rc && p < np; p++)
+		for (uint32_t k = 0; k < PG_PAGE_VALS && p * PG_PAGE_VALS + k < n; k++)
+			v[p * PG_PAGE_VALS + k] = W64(cnt[p], 2 * k);
+	free(cnt);
+	return rc;
+}
+
+/*
+ * The power-gating counters of SM sm, its window closed (docs/gpu.md section 4.3): every
+ * counter, and the histogram bins of each unit that has intervals of 1024 cycles or less.
+ */
+static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_gpu_host_totals *tot)
+{
+	const struct wggpu_info *in = R->E->info;
+	uint32_t w = in->simd_width;
+	uint64_t *v = calloc(8u * WG_PG_MAX_LANES, sizeof(*v));
+	uint32_t (*hc)[WGGPU_CNT_WORDS] = malloc(PG_MAX_PAGES * sizeof(*hc));
+	int rc = v && hc ? 0 : WG_ENOMEM;
+
+	memset(p, 0, sizeof(*p));
+	p->lanes = in->simd_width * in->num_simd;
+	p->units = in->num_simd;
+	if (!rc && (p->lanes > WG_PG_MAX_LANES || p->units > WG_PG_MAX_UNITS)) {
+		snprintf(R->err->msg, sizeof(R->err->msg), "the GPU build's %u x %u lanes exceed the power accounting's %u",
+		         in->num_simd, in->simd_width, WG_PG_MAX_LANES);
+		rc = WG_ENOTSUP;
+	}
+	/* lanes: 8 x lane + k (k 0 active, 1 idle, 2 sleep, 3 wake, 4 events) */
+	if (!rc)
+		rc = pg_values(R, sm, 0, 8 * p->lanes, v, tot);
+	for (uint32_t i = 0; !rc && i < p->lanes; i++) {
+		p->active[i] = v[8 * i];
+		p->idle[i] = v[8 * i + 1];
+		p->sleep[i] = v[8 * i + 2];
+		p->wake[i] = v[8 * i + 3];
+		p->events[i] = v[8 * i + 4];
+	}
+	/* units: 0x800 + 8 x u + k (0 sleep, 1 events, 2 over count, 3 over sum, 4 lost) */
+	if (!rc)
+		rc = pg_values(R, sm, PG_UNIT_BASE, 8 * p->units, v, tot);
+	for (uint32_t u = 0; !rc && u < p->units; u++) {
+		p->unit_sleep[u] = v[8 * u];
+		p->unit_events[u] = v[8 * u + 1];
+		p->over_count[u] = v[8 * u + 2];
+		p->over_sum[u] = v[8 * u + 3];
+		p->lost[u] = v[8 * u + 4];
+	}
+	if (!rc)
+		rc = pg_values(R, sm, PG_SM_BASE, PG_SM_VALS, v, tot);
+	if (!rc) {
+		p->cycles = v[0];
+		p->wake_stall = v[1];
+		p->core_active = v[2];
+		p->core_sleep = v[3];
+		p->core_events = v[4];
+		p->core_wake_stall = v[5];
+		p->skipped = v[8];
+	}
+	/*
+	 * the bins of unit u: none when every interval was longer than 1024 cycles; when no lane
+	 * of the unit was ever active, each lane had one interval, the whole window (the SM had
+	 * no work): w intervals of the cycles counted, not read
+	 */
+	for (uint32_t u = 0; !rc && u < p->units; u++) {
+		uint64_t off = 0, act = 0;
+
+		for (uint32_t l = u * w; l < (u + 1) * w; l++) {
+			off += p->idle[l] + p->sleep[l] + p->wake[l];
+			act += p->active[l];
+		}
+		if (off == p->over_sum[u] && p->lost[u] == 0)
+			continue;
+		if (act == 0 && p->lost[u] == 0 && p->cycles && p->cycles <= WG_PG_HIST_BINS && !p->over_count[u]) {
+			p->hist[u][p->cycles] = w;
+			continue;
+		}
+		uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
+
+		for (uint32_t b = 0; b < WG_PG_HIST_BINS; b += HIST_PAGE_BINS)
+			pages[np++] = PAGE_HIST + u * WG_PG_HIST_BINS + b;
+		rc = sm_pages(R, sm, pages, np, hc);
+		tot->pg_pages += np;
+		for (uint32_t i = 0; !rc && i < np; i++)
+			for (uint32_t k = 0; k < HIST_PAGE_BINS && i * HIST_PAGE_BINS + k < WG_PG_HIST_BINS; k++)
+				p->hist[u][i * HIST_PAGE_BINS + k + 1] = hc[i][k];
+	}
+	free(v);
+	free(hc);
+	return rc;
+}
+
+/*
+ * Reads every SM's power-gating counters (the windows closed by pg_close) and adds each
+ * SM's counts, with its thread operations, to tot (docs/power-gating.md section 6.3).
+ * ops: thread operations per SM and class.
+ */
+static int pg_collect(struct run *R, const uint64_t *ops, struct wg_gpu_host_totals *tot)
+{
+	struct wg_pg_sm *p = malloc(sizeof(*p));
+	struct wg_pg_counts *c = malloc(sizeof(*c));
+	char why[200];
+	double w0 = wall_seconds();
+	int rc = p && c ? 0 : WG_ENOMEM;
+
+	/* a build that does not announce its lanes (a HELLO field of 0) has no accounting to read */
+	uint32_t nsms = R->E->info->simd_width && R->E->info->num_simd ? R->nsms : 0;
+
+	for (uint32_t s = 0; s < nsms && !rc; s++) {
+		rc = pg_read_sm(R, s, p, tot);
+		if (rc)
+			break;
+		rc = wg_pg_counts_from_sm(p, ops + (size_t)s * WG_CLASS_COUNT, c, why, sizeof(why));
+		if (rc == WG_EINVAL) {
+			snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': power-gating counters of SM %u: %s",
+			         R->k->name, s, why);
+			break;
+		}
+		if (rc)
+			wg_warn("gpu: kernel '%s': power-gating counters of SM %u inconsistent: %s", R->k->name, s, why);
+		rc = 0;
+		/* lanes are counted once, not per launch */
+		wg_pg_counts_add(&tot->pg_sm[s], c);
+		tot->pg_sm[s].lanes = c->lanes;
+		wg_pg_counts_add(tot->pg_total, c);
+		tot->pg_total->lanes -= c->lanes;
+	}
+	if (!rc) {
+		tot->pg_total->lanes = 0;
+		for (uint32_t s = 0; s < R->nsms; s++)
+			tot->pg_total->lanes += tot->pg_sm[s].lanes;
+	}
+	tot->pg_seconds += wall_seconds() - w0;
+	free(p);
+	free(c);
+	return rc;
+}
+
 /* Read every SM's counters (the GPU stands at its grant) into st and tot. */
 static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_totals *tot)
 {
 	uint32_t cnt[WGGPU_CNT_WORDS];
+	uint64_t *ops = calloc((size_t)R->nsms * WG_CLASS_COUNT, sizeof(*ops));
+	int rc = ops ? 0 : WG_ENOMEM;
 
-	for (uint32_t s = 0; s < R->nsms; s++) {
-		int rc = sm_counters(R, s, 0, cnt);
+	for (uint32_t s = 0; s < R->nsms && !rc; s++) {
+		rc = sm_counters(R, s, 0, cnt);
 
 		if (rc)
-			return rc;
+			break;
 		st->warp_insts += W64(cnt, CW_WINST);
 		st->thread_insts += W64(cnt, CW_TINST);
 		for (int k = 0; k < WG_CLASS_COUNT && k < 12; k++)
@@ -969,20 +1193,23 @@ static int read_counters(struct run *R, struct wg_stats *st, struct wg_gpu_host_
 		tot->warp_insts += W64(cnt, CW_WINST);
 		for (int k = CW_CLASS; k < WGGPU_CNT_WORDS; k++)
 			tot->cnt[k] += cnt[k];
-		if (!R->E->ops->exec_counters)
-			continue;
 		/* page 1: the execution counters, which the sim target takes from its retire stream */
 		rc = sm_counters(R, s, 1, cnt);
 		if (rc)
-			return rc;
+			break;
 		st->branches += cnt[EC_BRANCH];
 		st->divergent_branches += cnt[EC_DIV_BRANCH];
 		st->local_ld_bytes += cnt[EC_LOCAL_LD_BYTES];
 		st->local_st_bytes += cnt[EC_LOCAL_ST_BYTES];
-		for (int k = 0; k < WG_CLASS_COUNT && k < 12; k++)
+		for (int k = 0; k < WG_CLASS_COUNT && k < 12; k++) {
 			st->class_thread[k] += cnt[EC_CLASS_THREAD + k];
+			ops[(size_t)s * WG_CLASS_COUNT + k] = cnt[EC_CLASS_THREAD + k];
+		}
 	}
-	return 0;
+	if (!rc)
+		rc = pg_collect(R, ops, tot);
+	free(ops);
+	return rc;
 }
 
 int wg_gpu_host_check_build(const struct wg_config *cfg, const struct wggpu_info *in, char *why, size_t n)
@@ -1051,6 +1278,8 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 		rc = totals_size(tot, R.nsms);
 	if (rc)
 		return rc;
+	tot->energy_ok = wg_energy_params_from_config(env->cfg, &tot->energy, tot->energy_why,
+	                                              sizeof(tot->energy_why)) == 0;
 	/*
 	 * lookahead: a CTA comes dlat after a completion; a response mem_latency after its request
 	 * (fixed), or, with the models, the memory system runs sm_mem_latency behind the SMs
@@ -1123,7 +1352,9 @@ int wg_gpu_host_launch(const struct wg_gpu_host_env *env, const struct wg_launch
 		if (!flushing && R.T == flush_at) {
 			uint32_t v = o->l1_ctrl | L1_FLUSH;
 
-			rc = cmd_simple(&R, WGGPU_CFG, 1, 0, CFG_L1_CTRL, &v, 4);
+			rc = pg_close(&R); /* the window ends before the write-back */
+			if (!rc)
+				rc = cmd_simple(&R, WGGPU_CFG, 1, 0, CFG_L1_CTRL, &v, 4);
 			flushing = 1;
 			continue;
 		}

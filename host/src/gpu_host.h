@@ -18,6 +18,7 @@
 #include "../../sim/wggpu.h"
 #include "config.h"
 #include "dispatch.h"
+#include "energy.h"
 #include "gmem.h"
 #include "json.h"
 #include "launch.h"
@@ -30,7 +31,6 @@ struct wg_gpu_port_ops {
 	int (*run)(void *ctx, uint64_t link_cycles);          /* move the link on: 0 or WG_E* */
 	int (*pop)(void *ctx, struct wggpu_ev *e);            /* 1 an event, 0 none, or WG_E* */
 	uint64_t (*link_cycles)(void *ctx);                   /* link cycles so far (statistics) */
-	int exec_counters; /* CNT_READ addr 1 gives the execution counters (docs/gpu.md 4.2); the link cannot ask */
 };
 
 /* Target options (wg_set_option / --option KEY=VALUE), docs/gpu-target.md. */
@@ -62,6 +62,13 @@ struct wg_gpu_host_totals {
 	struct wg_memsys_stats mem;
 	uint64_t cnt[WGGPU_CNT_WORDS];                 /* the SM counter words, summed over SMs */
 	double host_seconds;
+	/* power gating (docs/power-gating.md section 6.3): per SM and in total, summed over launches */
+	struct wg_pg_counts *pg_sm, *pg_total;
+	struct wg_energy_params energy;                /* the last launch's energy model */
+	int energy_ok;
+	char energy_why[200];
+	uint64_t pg_pages;                             /* power-gating pages read (CNT_READs) */
+	double pg_seconds;                             /* wall time spent closing and reading them */
 };
 
 void wg_gpu_host_totals_free(struct wg_gpu_host_totals *t);

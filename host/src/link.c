@@ -196,7 +196,11 @@ int wg_link_cmd_pack(const struct wg_link_cmd *c, unsigned type, uint8_t *r)
 	switch (type) {
 	case WGL_T_NOP:
 	case WGL_T_RESET:
+		break;
 	case WGL_T_CNT_READ:
+		if (c->addr > 0xFFFFu)
+			return WG_EINVAL; /* the page is a u16 */
+		wgl_put16(r + WGL_CNT_READ_PAGE, (uint16_t)c->addr);
 		break;
 	case WGL_T_CFG:
 		wgl_put32(r + WGL_CFG_ADDR, c->addr);
@@ -373,8 +377,8 @@ static const struct fchk *checks_of(unsigned type)
 	case WGL_T_IMEM:
 	case WGL_T_CMEM:
 	case WGL_T_GRANT:
-	case WGL_T_LANE_EN:
-	case WGL_T_CNT_READ: return chk_cmd;
+	case WGL_T_LANE_EN: return chk_cmd;
+	case WGL_T_CNT_READ: return chk_mrsp; /* flags only: bytes 2..3 are the page */
 	case WGL_T_LAUNCH: return chk_launch;
 	case WGL_T_MRSP:
 	case WGL_T_MRSP_ND: return chk_mrsp;
@@ -441,6 +445,9 @@ void wg_link_cmd_unpack(unsigned type, const uint8_t *r, struct wg_link_cmd *c)
 		break;
 	case WGL_T_LANE_EN:
 		memcpy(c->data, r + WGL_LANE_EN_VALUE, 4);
+		break;
+	case WGL_T_CNT_READ:
+		c->addr = wgl_get16(r + WGL_CNT_READ_PAGE);
 		break;
 	default:
 		break;

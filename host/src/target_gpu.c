@@ -61,7 +61,6 @@ static const struct wg_gpu_port_ops inproc_ops = {
 	.run = port_run,
 	.pop = port_pop,
 	.link_cycles = port_link_cycles,
-	.exec_counters = 1,
 };
 
 static int gpu_new_model(struct gpu *G, struct wg_err *err)

@@ -1086,9 +1086,11 @@ static int pgt_collect(struct sim *S, struct wg_err *err)
 static int pg_collect(struct sim *S, struct wg_stats *st, const uint64_t *class_thread0, struct wg_err *err)
 {
 	struct wgsim_pg *pg = malloc(sizeof(*pg));
+	struct wg_pg_sm *sm = calloc(1, sizeof(*sm));
 	struct wg_pg_counts *c = calloc(1, sizeof(*c));
+	uint64_t ops[WG_CLASS_COUNT];
 	char why[200];
-	int rc = pg && c ? 0 : WG_ENOMEM;
+	int rc = pg && sm && c ? 0 : WG_ENOMEM;
 
 	rc = rc ? rc : wgsim_pg_close(S->s);
 	rc = rc ? rc : wgsim_pg_read(S->s, pg);
@@ -1098,21 +1100,24 @@ static int pg_collect(struct sim *S, struct wg_stats *st, const uint64_t *class_
 		rc = rc == 1 ? WG_EINVAL : rc;
 		goto out;
 	}
-	c->lanes = pg->lanes;
-	c->lane_cycles = (uint64_t)pg->lanes * pg->cycles;
-	for (uint32_t i = 0; i < pg->lanes; i++) {
-		c->active += pg->active[i];
-		c->idle += pg->idle[i];
-		c->sleep += pg->sleep[i];
-		c->wake += pg->wake[i];
-		c->events += pg->events[i];
+	sm->lanes = pg->lanes;
+	sm->units = pg->units;
+	sm->cycles = pg->cycles;
+	for (uint32_t i = 0; i < pg->lanes && i < WG_PG_MAX_LANES; i++) {
+		sm->active[i] = pg->active[i];
+		sm->idle[i] = pg->idle[i];
+		sm->sleep[i] = pg->sleep[i];
+		sm->wake[i] = pg->wake[i];
+		sm->events[i] = pg->events[i];
 	}
-	for (uint32_t u = 0; u < pg->units; u++) {
+	for (uint32_t u = 0; u < pg->units && u < WG_PG_MAX_UNITS; u++) {
+		sm->unit_sleep[u] = pg->unit_sleep[u];
+		sm->unit_events[u] = pg->unit_events[u];
+		sm->over_count[u] = pg->over_count[u];
+		sm->over_sum[u] = pg->over_sum[u];
+		sm->lost[u] = pg->lost[u];
 		for (uint32_t b = 1; b <= WGSIM_PG_BINS && b <= WG_PG_HIST_BINS; b++)
-			c->hist[b] += pg->hist[u][b];
-		c->over_count += pg->over_count[u];
-		c->over_sum += pg->over_sum[u];
-		c->hist_lost += pg->lost[u];
+			sm->hist[u][b] = pg->hist[u][b];
 	}
 	S->pgt_lost += pg->trace_lost;
 	if (S->pgt)
@@ -1120,19 +1125,28 @@ static int pg_collect(struct sim *S, struct wg_stats *st, const uint64_t *class_
 	S->pgt_off += pg->cycles;
 	if (rc)
 		goto out;
-	c->wake_stall = pg->wake_stall;
-	c->core_active = pg->core_active;
-	c->core_sleep = pg->core_sleep;
+	sm->wake_stall = pg->wake_stall;
+	sm->core_active = pg->core_active;
+	sm->core_sleep = pg->core_sleep;
+	sm->core_events = pg->core_events;
+	sm->core_wake_stall = pg->core_wake_stall;
 	for (int k = 0; k < WG_CLASS_COUNT; k++)
-		c->thread_ops[k] = st->class_thread[k] - class_thread0[k];
-	if (wg_pg_counts_check(c, why, sizeof(why)))
+		ops[k] = st->class_thread[k] - class_thread0[k];
+	rc = wg_pg_counts_from_sm(sm, ops, c, why, sizeof(why));
+	if (rc == WG_EINVAL) {
+		snprintf(err->msg, sizeof(err->msg), "power-gating counters of the SM: %s", why);
+		goto out;
+	}
+	if (rc)
 		wg_warn("sim: power-gating counters of kernel launch %llu inconsistent: %s",
 		        (unsigned long long)S->launches + 1, why);
+	rc = 0;
 	c->lanes = 0; /* lanes are counted once, not per launch */
 	wg_pg_counts_add(S->pg, c);
 	S->pg->lanes = pg->lanes;
 out:
 	free(pg);
+	free(sm);
 	free(c);
 	return rc;
 }

@@ -130,6 +130,7 @@ struct link {
 	uint32_t cmd_idle, ev_idle; /* per mille idle link cycles */
 	uint64_t seed;
 	int no_idle_gating;         /* GPU_CTRL bit 0 = 0: every SM clocked every cycle */
+	int pg;                     /* lane gating on (--pg normal: BET 100, idle-detect 5, wake-up 3) */
 };
 
 struct pend {
@@ -147,7 +148,130 @@ struct run_result {
 	uint64_t winst, tinst, active, mem[WGGPU_CNT_WORDS];
 	uint64_t ex[16]; /* page 1: the execution counters (docs/gpu.md 4.2), summed */
 	double secs;
+	/* power gating (docs/gpu.md section 4.3), per SM */
+	uint64_t close_cycle;             /* the target cycle of the close */
+	uint64_t pg_window[64];           /* counted + skipped cycles */
+	uint64_t pg_skipped[64];
+	uint64_t pg_hash;                 /* every lane's active cycles and events, every SM */
+	uint64_t pg_sleep, pg_events;     /* summed over lanes and SMs */
 };
+
+#define CFG_PG_CTRL 21
+#define PG_PAGE 0x1000u
+#define HIST_PAGE 0x2000u
+
+static uint64_t fnv(uint64_t h, uint64_t v);
+
+/* One CNT_READ page of SM s into cnt; 0, or -1 when no COUNTERS event comes. */
+static int read_page(struct wggpu *g, uint32_t s, uint32_t page, uint32_t cnt[WGGPU_CNT_WORDS])
+{
+	struct wggpu_ev e;
+	struct wggpu_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = WGGPU_CNT_READ;
+	c.sm = (uint8_t)s;
+	c.addr = page;
+	wggpu_push(g, &c);
+	for (int spin = 0; spin < 10000; spin++) {
+		wggpu_tick(g, 4);
+		while (wggpu_pop(g, &e))
+			if (e.kind == WGGPU_EV_COUNTERS && e.sm == s) {
+				memcpy(cnt, e.cnt, sizeof(e.cnt));
+				return 0;
+			}
+	}
+	printf("  no counters from SM %u (page 0x%x)\n", s, page);
+	return -1;
+}
+
+/*
+ * The power-gating counters of every SM, its window closed: per lane active + idle + sleep
+ * + wake = the cycles counted (0xC00); per unit, sum over L of L x bin[L] + over_sum = its
+ * lanes' idle + sleep + wake (docs/power-gating.md 4.2), nothing lost; the window closed
+ * and no longer counting (0xC06 = 2); histogram addresses past the last unit read 0.
+ */
+static int check_pg(struct wggpu *g, const struct wggpu_info *in, struct run_result *res)
+{
+	uint32_t lanes = in->simd_width * in->num_simd, cnt[WGGPU_CNT_WORDS];
+	uint64_t v[8 * 64 + 32], h = 0xCBF29CE484222325ull;
+
+	for (uint32_t s = 0; s < in->num_sms; s++) {
+		uint64_t unit_off[4] = { 0 }, unit_hist[4] = { 0 };
+
+		/* lanes 8 x lane + k, the units 0x800 + 8 x u + k, the SM 0xC00 + k: pages of 26 */
+		for (uint32_t a = 0; a < 8 * lanes; a += 26) {
+			if (read_page(g, s, PG_PAGE + a, cnt))
+				return -1;
+			for (uint32_t k = 0; k < 26 && a + k < 8 * lanes; k++)
+				v[a + k] = (uint64_t)cnt[2 * k] | (uint64_t)cnt[2 * k + 1] << 32;
+		}
+		if (read_page(g, s, PG_PAGE + 0x800, cnt))
+			return -1;
+		for (uint32_t k = 0; k < 8 * in->num_simd; k++)
+			v[8 * lanes + k] = (uint64_t)cnt[2 * k] | (uint64_t)cnt[2 * k + 1] << 32;
+		if (read_page(g, s, PG_PAGE + 0xC00, cnt))
+			return -1;
+		uint64_t counted = (uint64_t)cnt[0] | (uint64_t)cnt[1] << 32;
+		uint64_t state = (uint64_t)cnt[12] | (uint64_t)cnt[13] << 32;
+		uint64_t skipped = (uint64_t)cnt[16] | (uint64_t)cnt[17] << 32;
+
+		if (state != 2) {
+			printf("  SM %u: power-gating state %" PRIu64 ", not 2 (closed, not counting)\n", s, state);
+			return -1;
+		}
+		res->pg_window[s] = counted + skipped;
+		res->pg_skipped[s] = skipped;
+		for (uint32_t l = 0; l < lanes; l++) {
+			const uint64_t *c = &v[8 * l];
+
+			if (c[0] + c[1] + c[2] + c[3] != counted) {
+				printf("  SM %u lane %u: active %" PRIu64 " + idle %" PRIu64 " + sleep %" PRIu64 " + wake %" PRIu64
+				       " != %" PRIu64 " cycles counted\n", s, l, c[0], c[1], c[2], c[3], counted);
+				return -1;
+			}
+			unit_off[l / in->simd_width] += c[1] + c[2] + c[3];
+			h = fnv(h, c[0]);
+			h = fnv(h, c[4]);
+			res->pg_sleep += c[2];
+			res->pg_events += c[4];
+		}
+		/* the histograms: 40 pages of 52 bins, the last one past the second unit */
+		for (uint32_t b = 0; b < 1024 * in->num_simd + 52; b += 52) {
+			if (read_page(g, s, HIST_PAGE + b, cnt))
+				return -1;
+			for (uint32_t k = 0; k < 52; k++) {
+				uint32_t a = b + k;
+
+				if (a >= 1024 * in->num_simd) {
+					if (cnt[k]) {
+						printf("  SM %u: histogram address %u past the units reads %u, not 0\n", s, a, cnt[k]);
+						return -1;
+					}
+					continue;
+				}
+				unit_hist[a / 1024] += (uint64_t)cnt[k] * (a % 1024 + 1);
+			}
+		}
+		for (uint32_t u = 0; u < in->num_simd; u++) {
+			const uint64_t *c = &v[8 * lanes + 8 * u];
+
+			if (c[4]) {
+				printf("  SM %u unit %u: %" PRIu64 " idle intervals lost\n", s, u, c[4]);
+				return -1;
+			}
+			if (unit_hist[u] + c[3] != unit_off[u]) {
+				printf("  SM %u unit %u: histogram %" PRIu64 " + over %" PRIu64 " cycles, lanes idle + sleep + "
+				       "wake %" PRIu64 "\n", s, u, unit_hist[u], c[3], unit_off[u]);
+				return -1;
+			}
+		}
+		if (g_verbose)
+			printf("    SM %u: %" PRIu64 " cycles counted, %" PRIu64 " skipped\n", s, counted, skipped);
+	}
+	res->pg_hash = h;
+	return 0;
+}
 
 static uint64_t fnv(uint64_t h, uint64_t v)
 {
@@ -263,6 +387,14 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 		cmd(g, WGGPU_IMEM, 0, 1, 0, i, &k->code[i], 8);
 	for (uint32_t i = 0; i < (k->param_bytes + 3) / 4; i++)
 		cmd(g, WGGPU_CMEM, 0, 1, 0, i, t->params + 4 * i, 4);
+	/* power gating: BET 100, idle-detect 5, wake-up 3, then PG_CTRL with the clear strobe last */
+	{
+		uint32_t pgv[3] = { 100, 5, 3 }, ctl = (lk->pg ? 1u : 0u) | 0x200u;
+
+		for (uint32_t i = 0; i < 3; i++)
+			cmd(g, WGGPU_CFG, 0, 1, 0, CFG_PG_CTRL + 1 + i, &pgv[i], 4);
+		cmd(g, WGGPU_CFG, 0, 1, 0, CFG_PG_CTRL, &ctl, 4);
+	}
 
 	/* First CTAs at cycle 0: up to NUM_CTAS per SM round robin (the SM takes what fits). */
 	for (uint32_t r = 0; r < info.num_ctas && next < nctas; r++)
@@ -383,9 +515,12 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 		}
 		T = G;
 		if (done == nctas && !flushing) {
-			/* Write back the L1s (the GPU is stopped at T: the flush starts there on every run). */
-			uint32_t v = 4;
+			/* Close the power-gating windows, then write back the L1s (the GPU is stopped at T:
+			   both happen there on every run). */
+			uint32_t v = 4, ctl = (lk->pg ? 1u : 0u) | 0x100u;
+			cmd(g, WGGPU_CFG, 0, 1, 0, CFG_PG_CTRL, &ctl, 4);
 			cmd(g, WGGPU_CFG, 0, 1, 0, 16, &v, 4);
+			res->close_cycle = T;
 			flushing = 1;
 			continue;
 		}
@@ -443,6 +578,8 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 				goto out;
 			}
 	}
+	if (check_pg(g, &info, res))
+		goto out;
 	rc = 0;
 out:
 	return rc;
@@ -451,10 +588,12 @@ out:
 static int run_case(int ci)
 {
 	static const struct link links[] = {
-		{ 0xFFFFFFFFu, 0, 0, 1, 0 }, /* whole lookahead, an ideal link */
-		{ 7, 300, 300, 2, 0 },       /* short grants, a third of the link cycles idle */
-		{ 0, 600, 100, 3, 0 },       /* random grants, a slow command side */
-		{ 0xFFFFFFFFu, 0, 0, 1, 1 }, /* idle SMs clocked too: idle gating changes nothing */
+		{ 0xFFFFFFFFu, 0, 0, 1, 0, 0 }, /* whole lookahead, an ideal link */
+		{ 7, 300, 300, 2, 0, 0 },    /* short grants, a third of the link cycles idle */
+		{ 0, 600, 100, 3, 0, 0 },    /* random grants, a slow command side */
+		{ 0xFFFFFFFFu, 0, 0, 1, 1, 0 }, /* idle SMs clocked too: idle gating changes nothing */
+		{ 0xFFFFFFFFu, 0, 0, 1, 0, 1 }, /* lane gating on */
+		{ 0, 300, 300, 4, 1, 1 },       /* lane gating on, every SM clocked, random grants */
 	};
 	const uint32_t latency = 200, dispatch = 40;
 	struct wg_image img = { 0 };
@@ -464,7 +603,7 @@ static int run_case(int ci)
 	struct wg_stats st;
 	struct wg_err err;
 	struct tcase t;
-	struct run_result first = { 0 };
+	static struct run_result first[2];
 	int ok = 0;
 
 	memset(&t, 0, sizeof(t));
@@ -550,16 +689,57 @@ static int run_case(int ci)
 						ok = 0;
 					}
 			}
-			if (li == 0) {
-				first = r;
-			} else if (r.trace_hash != first.trace_hash || r.end_cycle != first.end_cycle ||
-			           r.nevents != first.nevents || r.active != first.active || r.tinst != first.tinst ||
-			           memcmp(r.mem, first.mem, sizeof(r.mem))) {
+			/*
+			 * power gating: every SM's window is the close's target cycle + 2 (docs/gpu.md 4.3);
+			 * the close comes at the grant in which the last CTA is seen done, so the window
+			 * depends on the grants and is not compared across link set-ups (lane active
+			 * cycles and gating events are)
+			 */
+			for (uint32_t s = 0; s < g_num_sms; s++)
+				if (r.pg_window[s] != r.close_cycle + 2 || (links[li].no_idle_gating && r.pg_skipped[s])) {
+					printf("FAIL %s: link set-up %u: SM %u counted + skipped %" PRIu64 " (skipped %" PRIu64
+					       "), the window is %" PRIu64 " + 2\n", cases[ci].name, li, s, r.pg_window[s],
+					       r.pg_skipped[s], r.close_cycle);
+					ok = 0;
+				}
+			{
+				uint64_t skipped = 0;
+
+				for (uint32_t s = 0; s < g_num_sms; s++)
+					skipped += r.pg_skipped[s];
+				if (!links[li].no_idle_gating && !skipped) {
+					printf("FAIL %s: link set-up %u: idle skipping on, but no SM has skipped cycles\n",
+					       cases[ci].name, li);
+					ok = 0;
+				}
+			}
+			if (links[li].pg && (r.pg_sleep == 0 || r.pg_events == 0)) {
+				printf("FAIL %s: link set-up %u: lane gating on, but %" PRIu64 " sleep cycles, %" PRIu64
+				       " events\n", cases[ci].name, li, r.pg_sleep, r.pg_events);
+				ok = 0;
+			}
+			if (!links[li].pg && (r.pg_sleep || r.pg_events)) {
+				printf("FAIL %s: link set-up %u: lane gating off, but %" PRIu64 " sleep cycles\n", cases[ci].name, li,
+				       r.pg_sleep);
+				ok = 0;
+			}
+			struct run_result *f0 = &first[links[li].pg];
+			if (li == 0 || (links[li].pg && !links[li - 1].pg)) {
+				*f0 = r;
+			} else if (r.trace_hash != f0->trace_hash || r.end_cycle != f0->end_cycle ||
+			           r.nevents != f0->nevents || r.active != f0->active || r.tinst != f0->tinst ||
+			           memcmp(r.mem, f0->mem, sizeof(r.mem)) || r.pg_hash != f0->pg_hash) {
+				for (int w = 0; w < WGGPU_CNT_WORDS; w++)
+					if (r.mem[w] != f0->mem[w])
+						printf("  counter word %d: %" PRIu64 " vs %" PRIu64 "\n", w, r.mem[w], f0->mem[w]);
+				if (r.active != f0->active || r.tinst != f0->tinst)
+					printf("  active %" PRIu64 " vs %" PRIu64 ", thread insts %" PRIu64 " vs %" PRIu64 "\n", r.active,
+					       f0->active, r.tinst, f0->tinst);
 				printf("FAIL %s: link set-up %u changes the target-time results: last event at cycle %" PRIu64
 				       " vs %" PRIu64 ", %" PRIu64 " vs %" PRIu64 " events, trace %016" PRIx64 " vs %016" PRIx64
-				       "\n",
-				       cases[ci].name, li, r.end_cycle, first.end_cycle, r.nevents, first.nevents, r.trace_hash,
-				       first.trace_hash);
+				       ", lanes %016" PRIx64 " vs %016" PRIx64 "\n",
+				       cases[ci].name, li, r.end_cycle, f0->end_cycle, r.nevents, f0->nevents, r.trace_hash,
+				       f0->trace_hash, r.pg_hash, f0->pg_hash);
 				ok = 0;
 			}
 			printf("  %-7s link %u: %8" PRIu64 " GPU cycles %7" PRIu64 " events %9" PRIu64
@@ -570,8 +750,9 @@ static int run_case(int ci)
 		wggpu_destroy(g);
 		wg_gmem_destroy(gm);
 	}
-	printf("%s %s (%u SMs, CTAs %u, identical under %zu link set-ups and without idle gating)\n", ok ? "PASS" : "FAIL", cases[ci].name,
-	       g_num_sms, t.grid.x * t.grid.y * t.grid.z, sizeof(links) / sizeof(links[0]) - 1);
+	printf("%s %s (%u SMs, CTAs %u, identical under 3 link set-ups and without idle gating; with lane gating "
+	       "on under 2; power-gating counters consistent in each)\n", ok ? "PASS" : "FAIL", cases[ci].name,
+	       g_num_sms, t.grid.x * t.grid.y * t.grid.z);
 out:
 	if (f)
 		wg_func_destroy(f);

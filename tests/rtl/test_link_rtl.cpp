@@ -556,7 +556,10 @@ struct Bench {
 		case 8: // LANE_EN
 			rand_bytes(c.data, 4);
 			break;
-		default: // NOP, RESET, CNT_READ
+		case 9: // CNT_READ: the page, any u16 (docs/protocol.md section 5.2)
+			c.addr = (uint32_t)h.rng() & 0xFFFF;
+			break;
+		default: // NOP, RESET
 			break;
 		}
 		return c;

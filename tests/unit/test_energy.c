@@ -483,13 +483,96 @@ static void json_per_sm_array_has_the_same_keys(void **state)
 	assert_non_null(strstr(arr, "\"oracle_saved\": 0,"));
 	assert_non_null(strstr(arr, "\"idle_intervals\": 6,"));
 	assert_non_null(strstr(arr, "\"idle_intervals\": 0,"));
+	assert_non_null(strstr(arr, "\"skipped_cycles\": 0,"));
 	free(buf);
+}
+
+/*
+ * One SM of 2 units x 2 lanes over a window of 2000 cycles, as its read port gives it:
+ *   lane 0 (u0 l0): active 4, idle 1996: intervals of 6 and 1990 (hist[0][6], over 1990)
+ *   lane 1 (u0 l1): active 2000
+ *   lane 2 (u1 l0): active 1992, idle 3, sleep 4, wake 1: one interval of 8, one event
+ *   lane 3 (u1 l1): idle 5, sleep 1995: one interval of 2000 (over), one event
+ * Totals: lane_cycles 4 x 2000 = 8000; active 4 + 2000 + 1992 = 3996; idle 1996 + 3 + 5 =
+ * 2004; sleep 4 + 1995 = 1999; wake 1 (3996 + 2004 + 1999 + 1 = 8000); events 2; bins 6
+ * and 8 once each, 2 intervals over 1024 summing 3990; interval cycles 6 + 8 + 3990 = 4004
+ * = idle + sleep + wake.
+ */
+static void sm_window(struct wg_pg_sm *sm)
+{
+	memset(sm, 0, sizeof(*sm));
+	sm->lanes = 4;
+	sm->units = 2;
+	sm->cycles = 2000;
+	sm->skipped = 123;
+	sm->active[0] = 4, sm->idle[0] = 1996;
+	sm->active[1] = 2000;
+	sm->active[2] = 1992, sm->idle[2] = 3, sm->sleep[2] = 4, sm->wake[2] = 1, sm->events[2] = 1;
+	sm->idle[3] = 5, sm->sleep[3] = 1995, sm->events[3] = 1;
+	sm->hist[0][6] = 1;
+	sm->over_count[0] = 1, sm->over_sum[0] = 1990;
+	sm->hist[1][8] = 1;
+	sm->over_count[1] = 1, sm->over_sum[1] = 2000;
+	sm->wake_stall = 9;
+	sm->core_active = 1500;
+}
+
+static void sm_counters_sum_lanes_and_units_into_the_counts(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_pg_sm *sm = calloc(1, sizeof(*sm));
+	uint64_t ops[WG_CLASS_COUNT] = { 7 };
+
+	sm_window(sm);
+	assert_int_equal(wg_pg_counts_from_sm(sm, ops, &f->c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->c.lanes, 4);
+	assert_int_equal(f->c.lane_cycles, 8000);
+	assert_int_equal(f->c.active, 3996);
+	assert_int_equal(f->c.idle, 2004);
+	assert_int_equal(f->c.sleep, 1999);
+	assert_int_equal(f->c.wake, 1);
+	assert_int_equal(f->c.events, 2);
+	assert_int_equal(f->c.hist[6], 1);
+	assert_int_equal(f->c.hist[8], 1);
+	assert_int_equal(f->c.over_count, 2);
+	assert_int_equal(f->c.over_sum, 3990);
+	assert_int_equal(wg_pg_interval_cycles(&f->c), 4004);
+	assert_int_equal(f->c.wake_stall, 9);
+	assert_int_equal(f->c.core_active, 1500);
+	assert_int_equal(f->c.skipped, 123);
+	assert_int_equal(f->c.thread_ops[0], 7);
+	free(sm);
+}
+
+static void sm_counters_name_the_lane_whose_states_miss_the_window(void **state)
+{
+	struct fixture *f = *state;
+	struct wg_pg_sm *sm = calloc(1, sizeof(*sm));
+
+	sm_window(sm);
+	sm->active[1] = 1999; /* lane 1 is one cycle short */
+	assert_int_equal(wg_pg_counts_from_sm(sm, NULL, &f->c, f->err, sizeof(f->err)), WG_EMISMATCH);
+	assert_non_null(strstr(f->err, "lane 1 (unit 0 lane 1)"));
+	assert_non_null(strstr(f->err, "= 1999, not the 2000 cycles counted"));
+	/* the histogram short of the states: one interval of 6 missing */
+	sm_window(sm);
+	sm->hist[0][6] = 0;
+	assert_int_equal(wg_pg_counts_from_sm(sm, NULL, &f->c, f->err, sizeof(f->err)), WG_EMISMATCH);
+	assert_non_null(strstr(f->err, "histogram holds 3998 cycles, expected idle + sleep + wake = 4004"));
+	/* a build the struct cannot hold */
+	sm_window(sm);
+	sm->lanes = 5;
+	assert_int_equal(wg_pg_counts_from_sm(sm, NULL, &f->c, f->err, sizeof(f->err)), WG_EINVAL);
+	assert_non_null(strstr(f->err, "5 lanes in 2 units"));
+	free(sm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(histogram_keeps_exact_bins_and_sums_the_rest, setup, teardown),
+		cmocka_unit_test_setup_teardown(sm_counters_sum_lanes_and_units_into_the_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(sm_counters_name_the_lane_whose_states_miss_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(oracle_counts_only_intervals_of_at_least_bet, setup, teardown),
 		cmocka_unit_test_setup_teardown(oracle_refuses_bets_the_histogram_cannot_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(online_figure_can_be_negative, setup, teardown),

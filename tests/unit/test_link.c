@@ -474,7 +474,8 @@ static void expect_cmd(const struct wg_link_cmd *in, const struct wg_link_cmd *o
 	case 6: data_bytes = 128, has_at = 1, has_tag = 1; break; /* MRSP */
 	case 7: has_at = 1; break;                    /* GRANT */
 	case 8: data_bytes = 4; break;                /* LANE_EN */
-	default: break;                               /* NOP, RESET, CNT_READ */
+	case 9: has_addr = 1; break;                  /* CNT_READ: the page, u16 */
+	default: break;                               /* NOP, RESET */
 	}
 	assert_int_equal(out->op, in->op);
 	assert_int_equal(out->sm, in->sm);
@@ -496,11 +497,33 @@ static struct wg_link_cmd max_cmd(unsigned op)
 	c.sm = 255;
 	c.all = 1;
 	c.at = UINT64_MAX;
-	c.addr = UINT32_MAX;
+	c.addr = op == 9 ? 0xFFFF : UINT32_MAX; /* CNT_READ's page is a u16 */
 	c.tag = 0xFFFF;
 	for (unsigned i = 0; i < WGL_MEM_BYTES; i++)
 		c.data[i] = (uint8_t)(0xFF - i); /* distinct bytes, so a shifted copy would show */
 	return c;
+}
+
+/*
+ * CNT_READ carries its page (the GPU's addr, docs/gpu.md section 4.3) in bytes 2..3 of the
+ * 4-byte record: page 0x2034 (a histogram page) packs as 07 01 34 20 for SM 7, flags 1; a
+ * page above 16 bits is refused; the receiver takes any page value (no FIELD error).
+ */
+static void cnt_read_carries_its_page_in_bytes_2_and_3(void **state)
+{
+	struct wg_link_cmd c = { .op = 9, .sm = 7, .all = 1, .addr = 0x2034 }, out;
+	uint8_t r[WGL_CNT_READ_SIZE];
+	const uint8_t want[WGL_CNT_READ_SIZE] = { 0x07, 0x01, 0x34, 0x20 };
+
+	(void)state;
+	assert_int_equal(wg_link_cmd_pack(&c, WGL_T_CNT_READ, r), 0);
+	assert_memory_equal(r, want, sizeof(want));
+	assert_int_equal(wg_link_rec_check(WGL_T_CNT_READ, r, NULL), 0);
+	wg_link_cmd_unpack(WGL_T_CNT_READ, r, &out);
+	assert_int_equal(out.addr, 0x2034);
+	assert_int_equal(out.tag, 0);
+	c.addr = 0x10000;
+	assert_int_equal(wg_link_cmd_pack(&c, WGL_T_CNT_READ, r), WG_EINVAL);
 }
 
 static void every_command_round_trips_with_fields_at_their_limits(void **state)
@@ -1470,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(a_grant_frame_has_the_documented_bytes),
 		cmocka_unit_test(record_sizes_match_the_layout_tables),
 		cmocka_unit_test(report_lines_name_what_was_expected_and_what_came),
+		cmocka_unit_test(cnt_read_carries_its_page_in_bytes_2_and_3),
 		cmocka_unit_test_setup_teardown(every_command_round_trips_with_fields_at_their_limits, pair_setup,
 		                                pair_teardown),
 		cmocka_unit_test_setup_teardown(every_event_round_trips_with_fields_at_their_limits, pair_setup,
