@@ -487,7 +487,7 @@ struct board {
 	int usb;
 	struct wg_usb *usbdev;
 	char firmware[PATH_MAX];
-	uint32_t usb_transfers, usb_transfer_bytes, usb_timeout_ms;
+	uint32_t usb_transfers, usb_transfer_bytes, usb_timeout_ms, usb_commit_us;
 	struct wg_usb_stats usb_st;
 	/* the connection */
 	struct wg_board_sock *sock;
@@ -916,6 +916,7 @@ static int board_open(struct board *B, struct wg_err *err)
 		up.transfers = B->usb_transfers;
 		up.transfer_bytes = B->usb_transfer_bytes;
 		up.timeout_ms = B->usb_timeout_ms;
+		up.commit_us = B->usb_commit_us;
 		rc = wg_usb_open(&B->usbdev, &up, err->msg, sizeof(err->msg));
 		if (rc)
 			return rc == WG_ENOMEM || rc == WG_EINVAL || rc == WG_ECONFIG ? rc : WG_ELINK;
@@ -1044,8 +1045,8 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 	if (B->usb && (!strcmp(key, "socket") || !strcmp(key, "board_exe") || !strcmp(key, "board_link") ||
 	               !strcmp(key, "link_delay_us") || !strcmp(key, "trace_fst"))) {
 		snprintf(err->msg, sizeof(err->msg), "option %s belongs to the board target's process, not to usb "
-		         "(usb takes firmware, usb_transfers, usb_transfer_bytes, usb_timeout_ms, batch, max_payload, "
-		         "window, rto_ms and the gpu target's options)", key);
+		         "(usb takes firmware, usb_transfers, usb_transfer_bytes, usb_timeout_ms, usb_commit_us, batch, "
+		         "max_payload, window, rto_ms and the gpu target's options)", key);
 		return WG_ENOTSUP;
 	}
 	if (!B->usb && (!strcmp(key, "firmware") || !strncmp(key, "usb_", 4))) {
@@ -1066,6 +1067,11 @@ static int board_set_option(void *priv, const char *key, const char *value, stru
 			rc = WG_EINVAL;
 	} else if (!strcmp(key, "usb_timeout_ms")) {
 		rc = parse_u32(value, 1, 3600000, &B->usb_timeout_ms);
+	} else if (!strcmp(key, "usb_commit_us")) {
+		if (value && !strcmp(value, "off"))
+			B->usb_commit_us = WG_USB_COMMIT_OFF;
+		else
+			rc = parse_u32(value, 100, 10000000, &B->usb_commit_us);
 	} else if (!strcmp(key, "socket")) {
 		if (value && strlen(value) >= sizeof(B->socket_path)) {
 			snprintf(err->msg, sizeof(err->msg), "socket path longer than %zu bytes",
@@ -1261,6 +1267,8 @@ static void board_stats_json(void *priv, struct wg_json *j)
 		wg_json_u64(j, "in_transfers", u.in_transfers);
 		wg_json_u64(j, "out_bytes", u.out_bytes);
 		wg_json_u64(j, "in_bytes", u.in_bytes);
+		wg_json_u64(j, "in_commits", u.in_commits);
+		wg_json_u64(j, "in_empty", u.in_empty);
 		wg_json_double(j, "open_seconds", u.open_seconds);
 		wg_json_end_object(j);
 	}

@@ -363,6 +363,11 @@ struct wg_usb {
 	unsigned out_busy, in_busy;
 	uint8_t *ob; /* bytes taken from the link, not yet in a transfer: ob[ohead, olen) */
 	size_t ocap, olen, ohead;
+	/* IN_COMMIT (wg_usb_pump): one asynchronous control transfer at a time */
+	struct libusb_transfer *ctl;
+	int ctl_busy;
+	uint64_t t_quiet;     /* the last IN bytes, OUT transfer or IN_COMMIT */
+	uint64_t commit_wait; /* from t_quiet to the next IN_COMMIT */
 	int fail, gone, closing, claimed;
 	wg_link_rec_fn user_rec;
 	wg_link_report_fn user_report;
@@ -410,6 +415,13 @@ static void usb_report(void *arg, const struct wg_link_report *r)
 static void LIBUSB_CALL in_done(struct libusb_transfer *t);
 static void LIBUSB_CALL out_done(struct libusb_transfer *t);
 
+/* Bytes moved either way: the next IN_COMMIT is commit_us away again. */
+static void io_moved(struct wg_usb *u)
+{
+	u->t_quiet = wg_board_now_us();
+	u->commit_wait = u->p.commit_us;
+}
+
 static int submit_in(struct wg_usb *u, struct xfer *x)
 {
 	int r;
@@ -432,6 +444,7 @@ static void LIBUSB_CALL in_done(struct libusb_transfer *t)
 	u->in_busy--;
 	/* What arrived goes to the link first, also with an error status: nothing received is lost. */
 	if (t->actual_length > 0) {
+		io_moved(u);
 		u->st.in_bytes += (uint64_t)t->actual_length;
 		if (!wg_link_error(u->link) && wg_link_rx(u->link, t->buffer, (size_t)t->actual_length) &&
 		    wg_link_error(u->link))
@@ -439,6 +452,8 @@ static void LIBUSB_CALL in_done(struct libusb_transfer *t)
 	}
 	if (t->status == LIBUSB_TRANSFER_COMPLETED) {
 		u->st.in_transfers++;
+		if (!t->actual_length)
+			u->st.in_empty++;
 		if (!u->closing && !u->fail)
 			submit_in(u, x);
 	} else if (!(u->closing && t->status == LIBUSB_TRANSFER_CANCELLED)) {
@@ -525,8 +540,40 @@ static int fill_out(struct wg_usb *u)
 		x->busy = 1;
 		u->out_busy++;
 		u->ohead += k;
+		io_moved(u);
 	}
 	return u->fail;
+}
+
+static void LIBUSB_CALL ctl_done(struct libusb_transfer *t)
+{
+	struct wg_usb *u = t->user_data;
+
+	u->ctl_busy = 0;
+	if (t->status != LIBUSB_TRANSFER_COMPLETED && !(u->closing && t->status == LIBUSB_TRANSFER_CANCELLED))
+		usb_fail(u, status_error(t->status), "bridge IN_COMMIT request");
+}
+
+/*
+ * Ask the bridge to commit what the FPGA has written into EP6 as a short packet
+ * (a zero-length one if nothing): a pending IN transfer holding whole packets
+ * ends with it. The next one follows after twice the interval, at most rto/4.
+ */
+static int in_commit(struct wg_usb *u, uint64_t now)
+{
+	uint64_t cap = u->p.link.rto / 4 > u->p.commit_us ? u->p.link.rto / 4 : u->p.commit_us;
+	int r;
+
+	libusb_fill_control_setup(u->ctl->buffer, WGU_RT_VENDOR_OUT, WGU_RQ_IN_COMMIT, 0, 0, 0);
+	libusb_fill_control_transfer(u->ctl, u->h, u->ctl->buffer, ctl_done, u, CTRL_TIMEOUT_MS);
+	r = libusb_submit_transfer(u->ctl);
+	if (r)
+		return usb_fail(u, r, "bridge IN_COMMIT request: submitting the transfer");
+	u->ctl_busy = 1;
+	u->st.in_commits++;
+	u->t_quiet = now;
+	u->commit_wait = 2 * u->commit_wait < cap ? 2 * u->commit_wait : cap;
+	return 0;
 }
 
 static int tx_round(struct wg_usb *u)
@@ -558,6 +605,17 @@ int wg_usb_pump(struct wg_usb *u, int64_t wait_us)
 	}
 	if (t < 0)
 		t = 1000000; /* "until something completes", looked at again every second */
+	if (wait_us && u->p.commit_us != WG_USB_COMMIT_OFF && !u->ctl_busy) {
+		uint64_t now = wg_board_now_us(), due = u->t_quiet + u->commit_wait;
+
+		/* Nothing came for a while: what the bridge holds in whole packets may end our wait. */
+		if (now >= due) {
+			if (in_commit(u, now))
+				return u->fail;
+		} else if ((uint64_t)t > due - now) {
+			t = (int64_t)(due - now);
+		}
+	}
 	tv.tv_sec = (time_t)(t / 1000000);
 	tv.tv_usec = (suseconds_t)(t % 1000000);
 	r = libusb_handle_events_timeout_completed(u->ctx, &tv, NULL);
@@ -659,6 +717,8 @@ int wg_usb_open(struct wg_usb **up, const struct wg_usb_params *p, char *msg, si
 		u->p.enum_ms = WG_USB_ENUM_MS;
 	if (!u->p.reset_ms)
 		u->p.reset_ms = WG_USB_RESET_MS;
+	if (!u->p.commit_us)
+		u->p.commit_us = WG_USB_COMMIT_US;
 	if (!u->p.link.rto)
 		u->p.link.rto = WG_BOARD_RTO_US;
 	if (u->p.transfers > MAX_TRANSFERS || u->p.transfer_bytes % WGU_BULK_PACKET_HS ||
@@ -754,6 +814,13 @@ int wg_usb_open(struct wg_usb **up, const struct wg_usb_params *p, char *msg, si
 			goto fail;
 		}
 	}
+	u->ctl = libusb_alloc_transfer(0);
+	if (!u->ctl || !(u->ctl->buffer = malloc(LIBUSB_CONTROL_SETUP_SIZE))) {
+		snprintf(msg, n, "usb: a control transfer");
+		rc = WG_ENOMEM;
+		goto fail;
+	}
+	io_moved(u);
 	u->st.open_seconds = (double)(wg_board_now_us() - t0) / 1e6;
 	wg_info("usb: bridge at bus %u address %u ready after %.3f s%s", u->st.bus, u->st.address, u->st.open_seconds,
 	        u->st.firmware_loaded ? " (firmware loaded)" : "");
@@ -779,7 +846,9 @@ void wg_usb_close(struct wg_usb *u)
 			libusb_cancel_transfer(u->out[i].t);
 	}
 	t0 = wg_board_now_us();
-	while ((u->in_busy || u->out_busy) && wg_board_now_us() - t0 < 1000000) {
+	if (u->ctl_busy)
+		libusb_cancel_transfer(u->ctl);
+	while ((u->in_busy || u->out_busy || u->ctl_busy) && wg_board_now_us() - t0 < 1000000) {
 		struct timeval tv = {0, 50000};
 
 		if (libusb_handle_events_timeout_completed(u->ctx, &tv, NULL) == LIBUSB_ERROR_NO_DEVICE)
@@ -796,6 +865,11 @@ void wg_usb_close(struct wg_usb *u)
 			libusb_free_transfer(xs[k]->t);
 			xs[k]->t = NULL;
 		}
+	}
+	if (u->ctl && !u->ctl_busy) {
+		free(u->ctl->buffer);
+		u->ctl->buffer = NULL;
+		libusb_free_transfer(u->ctl);
 	}
 	if (u->h) {
 		if (u->claimed)

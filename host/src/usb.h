@@ -28,6 +28,8 @@
 #define WG_USB_TIMEOUT_MS 20000     /* an OUT transfer the board does not take in this time fails */
 #define WG_USB_ENUM_MS 5000         /* the bridge must appear this long after the firmware load */
 #define WG_USB_RESET_MS 10          /* FPGA reset pulse (vendor request FPGA_RESET) */
+#define WG_USB_COMMIT_US 2000       /* waiting this long with no IN bytes: IN_COMMIT (see wg_usb_pump) */
+#define WG_USB_COMMIT_OFF UINT32_MAX /* commit_us: never send IN_COMMIT */
 
 struct wg_usb;
 
@@ -39,11 +41,13 @@ struct wg_usb_params {
 	uint32_t timeout_ms;        /* 0: WG_USB_TIMEOUT_MS */
 	uint32_t enum_ms;           /* 0: WG_USB_ENUM_MS */
 	uint32_t reset_ms;          /* 0: WG_USB_RESET_MS */
+	uint32_t commit_us;         /* 0: WG_USB_COMMIT_US; WG_USB_COMMIT_OFF: never */
 };
 
 struct wg_usb_stats {
 	uint64_t out_transfers, in_transfers; /* completed */
 	uint64_t out_bytes, in_bytes;
+	uint64_t in_commits, in_empty;        /* IN_COMMIT requests sent; IN transfers that ended with no bytes */
 	uint32_t firmware_loaded;             /* 1: this open loaded the firmware */
 	uint32_t bus, address;                /* of the bridge */
 	double open_seconds;                  /* from the start of wg_usb_open to the claimed interface */
@@ -60,6 +64,15 @@ struct wg_link *wg_usb_link(struct wg_usb *u);
  * into OUT transfers, libusb events for up to wait_us (0: none; -1: until
  * something completes or, while the link is not idle, a quarter of rto), the
  * bytes of completed IN transfers into the link (in order), the link's timers.
+ *
+ * A bulk IN transfer ends only on a short packet or a full buffer: bytes the
+ * bridge sent in whole 512-byte packets wait in a pending transfer, unseen by
+ * the link, until more come. So a pump that waits (wait_us != 0) after commit_us
+ * with no IN bytes and no new OUT transfer asks the bridge to commit its EP6
+ * FIFO (vendor request IN_COMMIT, asynchronous): a short or zero-length packet
+ * ends the pending transfer, its frames reach the link and their ACK goes out.
+ * Without an answer the interval doubles, up to a quarter of rto; IN bytes or
+ * an OUT transfer start it again at commit_us.
  * Returns 0, WG_ELINK once the link has failed, or the translated libusb error
  * (the device gone: WG_EIO and wg_usb_gone()); bytes received before a failure
  * have reached the link.

@@ -202,12 +202,16 @@ static void usb_target_options_and_missing_device(void **state)
 	assert_int_equal(wg_set_option(dev, "usb_transfers", "8"), 0);
 	assert_int_equal(wg_set_option(dev, "usb_transfer_bytes", "1000"), WG_EINVAL);
 	assert_int_equal(wg_set_option(dev, "usb_timeout_ms", "500"), 0);
+	assert_int_equal(wg_set_option(dev, "usb_commit_us", "off"), 0);
+	assert_int_equal(wg_set_option(dev, "usb_commit_us", "5000"), 0);
+	assert_int_equal(wg_set_option(dev, "usb_commit_us", "50"), WG_EINVAL); /* below 100 us */
 	assert_int_equal(wg_set_option(dev, "firmware", "/nonexistent.ihx"), 0);
 	assert_int_equal(wg_set_option(dev, "socket", "/tmp/x"), WG_ENOTSUP);
 	assert_non_null(strstr(wg_last_error(dev), "belongs to the board target's process"));
 	wg_close(dev);
 	assert_int_equal(wg_open(&dev, "board", NULL), 0);
 	assert_int_equal(wg_set_option(dev, "usb_transfers", "8"), WG_ENOTSUP);
+	assert_int_equal(wg_set_option(dev, "usb_commit_us", "off"), WG_ENOTSUP);
 	wg_close(dev);
 }
 

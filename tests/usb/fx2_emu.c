@@ -667,6 +667,7 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *c, gpointer 
 			/* actual_length: the IN data stage's bytes, or all of an OUT data stage */
 			r->off = n < 0 ? 0 : (b[0] & 0x80) ? n : le16(b + 6);
 			finish(r, n < 0 ? -EPIPE : 0);
+			g_cond_broadcast(&E.cv); /* IN_COMMIT or FIFO_RESET: the FPGA's loop looks at the FIFOs again */
 		} else if (r->u->type == USBDEVFS_URB_TYPE_BULK && r->u->endpoint == WGU_EP_OUT && E.stage == BRIDGE) {
 			if (E.verbose > 2)
 				vlog("%.3f ms: OUT %d bytes submitted", (double)g_get_monotonic_time() / 1000.0,
