@@ -63,6 +63,7 @@
 #define PAGE_HIST 0x2000u
 #define PG_PAGE_VALS 26
 #define HIST_PAGE_BINS 52
+#define HIST_BATCH 4 /* histogram pages read at once (208 bins) */
 #define PG_UNIT_BASE 0x800u
 #define PG_SM_BASE 0xC00u
 #define PG_SM_VALS 9 /* 0xC00..0xC08: cycles, wake stall, core active/sleep/events/wake stall, state, -, skipped */
@@ -1109,15 +1110,31 @@ static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_
 			p->hist[u][p->cycles] = w;
 			continue;
 		}
-		uint32_t pages[PG_MAX_PAGES] = { 0 }, np = 0;
+		/*
+		 * The bins in ascending order, HIST_BATCH pages at a time, until the lengths read
+		 * (L x hist[L]) and the long intervals' sum account for all the unit's idle, sleep
+		 * and wake lane-cycles: every such cycle lies in exactly one recorded interval
+		 * (docs/power-gating.md section 4.2), so the bins not read are 0. With intervals
+		 * lost, or counts that do not add up, every page is read.
+		 */
+		int all = p->lost[u] != 0 || off < p->over_sum[u];
+		uint64_t want = all ? 0 : off - p->over_sum[u], have = 0;
 
-		for (uint32_t b = 0; b < WG_PG_HIST_BINS; b += HIST_PAGE_BINS)
-			pages[np++] = PAGE_HIST + u * WG_PG_HIST_BINS + b;
-		rc = sm_pages(R, sm, pages, np, hc);
-		tot->pg_pages += np;
-		for (uint32_t i = 0; !rc && i < np; i++)
-			for (uint32_t k = 0; k < HIST_PAGE_BINS && i * HIST_PAGE_BINS + k < WG_PG_HIST_BINS; k++)
-				p->hist[u][i * HIST_PAGE_BINS + k + 1] = hc[i][k];
+		for (uint32_t b = 0; !rc && b < WG_PG_HIST_BINS && (all || have < want);) {
+			uint32_t pages[HIST_BATCH], np = 0, b0 = b;
+
+			for (; np < HIST_BATCH && b < WG_PG_HIST_BINS; b += HIST_PAGE_BINS)
+				pages[np++] = PAGE_HIST + u * WG_PG_HIST_BINS + b;
+			rc = sm_pages(R, sm, pages, np, hc);
+			tot->pg_pages += np;
+			for (uint32_t i = 0; !rc && i < np; i++)
+				for (uint32_t k = 0; k < HIST_PAGE_BINS && b0 + i * HIST_PAGE_BINS + k < WG_PG_HIST_BINS; k++) {
+					uint32_t len = b0 + i * HIST_PAGE_BINS + k + 1;
+
+					p->hist[u][len] = hc[i][k];
+					have += (uint64_t)len * hc[i][k];
+				}
+		}
 	}
 	free(v);
 	free(hc);
