@@ -80,8 +80,6 @@ module wg_pg_trace #(
     hi      = '0;
     chg     = '0;
     iss_chg = 1'b0;
-    c_mask  = '0;
-    nrec    = '0;
     if (tr) begin
       for (int l = 0; l < 32'(NL); l++) begin
         lo[l] = state_i[2*l];
@@ -89,8 +87,18 @@ module wg_pg_trace #(
       end
       chg     = (lo ^ seen_lo_q) | (hi ^ seen_hi_q);
       iss_chg = issue_i != seen_iss_q;
+    end
+  end
+  logic [NP-1:0] c_chg, c_lo, c_hi;
+  assign c_chg = NP'(chg);
+  assign c_lo  = NP'(lo);
+  assign c_hi  = NP'(hi);
+  always_comb begin
+    c_mask = '0;
+    nrec   = '0;
+    if (tr) begin
       for (int s = 0; s < 4; s++)
-        c_mask[s*NP +: NP] = NP'(chg) & (s[0] ? NP'(lo) : ~NP'(lo)) & (s[1] ? NP'(hi) : ~NP'(hi));
+        c_mask[s*NP +: NP] = c_chg & (s[0] ? c_lo : ~c_lo) & (s[1] ? c_hi : ~c_hi);
       nrec = {5'd0, iss_chg};
       for (int s = 0; s < 4; s++)
         for (int g = 0; g < 32'(NG); g++)
