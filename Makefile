@@ -14,10 +14,11 @@ RUN_SIZE ?= $(if $(filter sim,$(TARGET)),small,default)
 # Target options for every kernel of make run-kernels, e.g. RUN_OPTS='l1_mode=fermi l1_split=48'.
 RUN_OPTS ?=
 # make run: warpgate experiment RUN_EXPERIMENTS on RUN_KERNELS at RUN_EXP_SIZE, RUN_JOBS
-# runs at once, each on its default target (sim for simd and bet, gpu for cta) or on
-# RUN_TARGET; CSV, tables and plots in RUN_OUT/EXPERIMENT (docs/experiments.md section 5).
+# runs at once, on RUN_TARGET (the Verilated 15-SM GPU; RUN_TARGET= leaves each experiment
+# on its own default: sim for simd and bet, gpu for cta); CSV, tables and plots in
+# RUN_OUT/EXPERIMENT (docs/experiments.md section 5).
 RUN_EXPERIMENTS ?= simd bet cta
-RUN_TARGET ?=
+RUN_TARGET ?= gpu
 RUN_KERNELS ?= vecadd,matmul,reduce,saxpy
 RUN_EXP_SIZE ?= small
 RUN_JOBS ?= 2

@@ -22,19 +22,28 @@ GPU_VFLAGS := --cc --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fs
 
 .PHONY: gpu-lib gpu-test gpu-lint
 
+# After hier_build (here and in sim/board.mk, sim/usb.mk): the SM block's protect-lib wrapper
+# evaluates the block only when one of its inputs changed (scripts/protectlib-skip.py; docs/gpu.md
+# section 2.2), then the block's library is rebuilt with it. $(1): the Verilator output
+# directory, $(2): its *_hier.mk.
+hier_skip = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' $(1)/$(2) | head -1); \
+	[ -n "$$blk" ] || { echo "no SM block named in $(1)/$(2)"; exit 1; }; \
+	scripts/protectlib-skip.py $(1)/$$blk && $(MAKE) -s --no-print-directory -C $(1)/$$blk -f $$blk.mk OPT_FAST=-O2
+
 gpu-lib: $(GPU_LIB)
 
 # Verilation without --build, then the compile: with --build -j 2, Verilator's generated
 # Vwg_gpu_hier.mk runs the SM block's Verilation twice at once (a rule with two targets), and the
 # two runs race on the same output files. Verilation here is serial (no jobserver inherited),
 # only the C++ compile is parallel.
-$(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scripts/protectlib-skip.py
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(VERILATOR) $(GPU_VFLAGS) $(GPU_PARAMS) --top-module wg_gpu \
 		--Mdir $(GPU_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
 	&& $(MAKE) --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu_hier.mk -j 2 OPT_FAST=-O2 hier_build >>$(GPU_OBJ)/build.log 2>&1 \
+	&& { $(call hier_skip,$(GPU_OBJ),Vwg_gpu_hier.mk); } >>$(GPU_OBJ)/build.log \
 	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
 		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
