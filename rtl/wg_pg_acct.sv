@@ -11,6 +11,14 @@
 // active again, or at close_i (the cycle's state is counted first, then open intervals are
 // closed; a lane that stays non-active starts a new interval at length 0).
 //
+// The work per cycle follows the lanes' state changes, not the cycles: one counter of the
+// counted cycles (t_q) is the time base; per lane the block keeps the time at which the
+// lane entered its present state (since_q) and at which its open idle interval began
+// (ist_q). A state change adds the finished run to the old state's counter; an interval's
+// length is the difference of two times when it ends. A counter reads as its stored part
+// plus the present run (t_q - since_q) when the lane is in that state. In a counted cycle
+// without any change (and no close, no interval waiting) nothing but t_q is updated.
+//
 // Interval ends go through two pending slots per lane (a head and a second) to a
 // read-modify-write engine that updates one bin per cycle, adding at once every head slot
 // of the same length (lanes of a SIMD unit usually end equal intervals together). The
@@ -27,6 +35,10 @@
 // clear_i (and reset) zero everything; the histogram RAM is swept, one bin per cycle, while
 // busy_o is high and ready_o low (the owner starts counting, en_i, once ready_o is high). The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
 // later) is meant for when busy_o is low: while the engine runs it has the RAM's read port.
+// The lane counters are outputs (active_o .. events_o, all lanes) and, one at a time, a
+// combinational read port (rd_re_i, rd_lane_i, rd_k_i: 0 active, 1 idle, 2 sleep, 3 wake,
+// 4 events -> rd_data_o, 0 for other k); an owner that only uses the port leaves the wide
+// outputs unconnected, and their adders are not built.
 `default_nettype none
 
 module wg_pg_acct #(
@@ -57,7 +69,11 @@ module wg_pg_acct #(
   output logic      [CNT_W-1:0]           lost_o,
   input  wire logic                       hist_re_i,
   input  wire logic [HAW-1:0]             hist_raddr_i,
-  output logic      [BIN_W-1:0]           hist_rdata_o
+  output logic      [BIN_W-1:0]           hist_rdata_o,
+  input  wire logic                       rd_re_i,
+  input  wire logic [LIDX_W-1:0]          rd_lane_i,
+  input  wire logic [2:0]                 rd_k_i,
+  output logic      [CNT_W-1:0]           rd_data_o
 );
 
   localparam logic [1:0] ST_ACTIVE = 2'd0;
@@ -67,41 +83,82 @@ module wg_pg_acct #(
   localparam logic [LEN_W-1:0] LEN_MAX  = '1;
   localparam logic [LEN_W-1:0] LEN_BINS = LEN_W'(HIST_BINS);
 
-  // ---------------------------------------------------------------- per lane
-  logic [CNT_W-1:0] act_q [NUM_LANES];
-  logic [CNT_W-1:0] idl_q [NUM_LANES];
-  logic [CNT_W-1:0] slp_q [NUM_LANES];
-  logic [CNT_W-1:0] wak_q [NUM_LANES];
-  logic [CNT_W-1:0] evt_q [NUM_LANES];
-  logic [1:0]       prev_q [NUM_LANES];
-  logic [LEN_W-1:0] len_q [NUM_LANES];   // the open interval's length so far
-  logic [LEN_W-1:0] pend_len_q [NUM_LANES];   // head slot
-  logic [NUM_LANES-1:0] pend_q;
-  logic [LEN_W-1:0] pend2_len_q [NUM_LANES];  // second slot (valid only with the head)
-  logic [NUM_LANES-1:0] pend2_q;
+  if (LEN_W >= CNT_W) begin : g_bad_len_w
+    $error("wg_pg_acct: LEN_W must be below CNT_W (lengths are differences of CNT_W-bit times)");
+  end
 
-  // Interval ends of this cycle: end_v[l] with length end_len[l].
+  // An interval length from a difference of times, saturated at LEN_MAX.
+  function automatic logic [LEN_W-1:0] sat_len(input logic [CNT_W-1:0] d);
+    sat_len = (d > CNT_W'(LEN_MAX)) ? LEN_MAX : d[LEN_W-1:0];
+  endfunction
+
+  // ---------------------------------------------------------------- per lane
+  logic [CNT_W-1:0]       t_q;                    // counted cycles since reset or clear
+  logic [2*NUM_LANES-1:0] prev_q;                 // every lane's state in the last counted cycle
+  logic [CNT_W-1:0]       since_q [NUM_LANES];    // t_q when the lane entered state prev_q
+  logic [CNT_W-1:0]       ist_q [NUM_LANES];      // t_q at the open interval's first cycle
+  logic [CNT_W-1:0]       act_q [NUM_LANES];      // lane-cycles of finished runs per state
+  logic [CNT_W-1:0]       idl_q [NUM_LANES];
+  logic [CNT_W-1:0]       slp_q [NUM_LANES];
+  logic [CNT_W-1:0]       wak_q [NUM_LANES];
+  logic [CNT_W-1:0]       evt_q [NUM_LANES];
+  logic [LEN_W-1:0]       pend_len_q [NUM_LANES];   // head slot
+  logic [NUM_LANES-1:0]   pend_q;
+  logic [LEN_W-1:0]       pend2_len_q [NUM_LANES];  // second slot (valid only with the head)
+  logic [NUM_LANES-1:0]   pend2_q;
+
+  // The lanes that change state in this counted cycle, of them those that become active and
+  // those that leave active; the lanes not active after this cycle (needed at close only).
+  logic [NUM_LANES-1:0] chg, to_act, to_nact, nact_d;
+  always_comb begin
+    chg     = '0;
+    to_act  = '0;
+    to_nact = '0;
+    if (en_i && state_i != prev_q) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        chg[l]     = state_i[2*l +: 2] != prev_q[2*l +: 2];
+        to_act[l]  = chg[l] && state_i[2*l +: 2] == ST_ACTIVE;
+        to_nact[l] = chg[l] && prev_q[2*l +: 2] == ST_ACTIVE;
+      end
+    end
+    nact_d = '0;
+    if (close_i) begin
+      for (int l = 0; l < NUM_LANES; l++)
+        nact_d[l] = (en_i ? state_i[2*l +: 2] : prev_q[2*l +: 2]) != ST_ACTIVE;
+    end
+  end
+
+  // Interval ends of this cycle: end_v[l] with length end_len[l]. A lane that becomes active
+  // ends its interval (if it has a counted cycle: after a close it may not); at close_i every
+  // lane not active after this cycle ends its interval so far (this cycle included), and
+  // its next interval starts at length 0 (ist_q = the time after this cycle).
   logic [NUM_LANES-1:0] end_v;
   logic [LEN_W-1:0]     end_len [NUM_LANES];
-  logic [LEN_W-1:0]     len_d [NUM_LANES];
+  logic [CNT_W-1:0]     t_d;
+  assign t_d = en_i ? t_q + 1'b1 : t_q;
 
   always_comb begin
-    for (int l = 0; l < NUM_LANES; l++) begin
-      end_v[l] = 1'b0;
-      end_len[l] = len_q[l];
-      len_d[l] = len_q[l];
-      if (en_i) begin
-        if (state_i[2*l +: 2] == ST_ACTIVE) begin
-          end_v[l] = (len_q[l] != '0);
-          len_d[l] = '0;
-        end else if (len_q[l] != LEN_MAX) begin
-          len_d[l] = len_q[l] + 1'b1;
+    end_v = '0;
+    for (int l = 0; l < NUM_LANES; l++) end_len[l] = '0;
+    if (to_act != '0) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        if (to_act[l] && t_q != ist_q[l]) begin
+          end_v[l]   = 1'b1;
+          end_len[l] = sat_len(t_q - ist_q[l]);
         end
       end
-      if (close_i && !end_v[l] && len_d[l] != '0) begin
-        end_v[l] = 1'b1;
-        end_len[l] = len_d[l];
-        len_d[l] = '0;
+    end
+    if (close_i) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        if (nact_d[l]) begin
+          if (to_nact[l]) begin
+            end_v[l]   = 1'b1;
+            end_len[l] = LEN_W'(1);
+          end else if (t_d != ist_q[l]) begin
+            end_v[l]   = 1'b1;
+            end_len[l] = sat_len(t_d - ist_q[l]);
+          end
+        end
       end
     end
   end
@@ -142,10 +199,12 @@ module wg_pg_acct #(
     pick_over = pick_len > LEN_BINS;
     match     = '0;
     match_cnt = '0;
-    for (int l = 0; l < NUM_LANES; l++) begin
-      if (pend_q[l] && pend_len_q[l] == pick_len) begin
-        match[l] = 1'b1;
-        match_cnt = match_cnt + 1'b1;
+    if (arb_valid) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        if (pend_q[l] && pend_len_q[l] == pick_len) begin
+          match[l] = 1'b1;
+          match_cnt = match_cnt + 1'b1;
+        end
       end
     end
     p_fire    = arb_valid && !pick_over && !(w_v_q && w_addr_q == HAW'(pick_len - 1'b1));
@@ -156,35 +215,14 @@ module wg_pg_acct #(
   end
 
   // Slots: a drained head takes the second slot; a new end goes to the first free slot.
-  logic [NUM_LANES-1:0] pend_d, pend2_d, lose;
-  logic [LEN_W-1:0]     pend_len_d [NUM_LANES];
-  logic [LEN_W-1:0]     pend2_len_d [NUM_LANES];
-
-  always_comb begin
-    for (int l = 0; l < NUM_LANES; l++) begin
-      pend_d[l]      = pend_q[l] && !drained[l];
-      pend_len_d[l]  = pend_len_q[l];
-      pend2_d[l]     = pend2_q[l];
-      pend2_len_d[l] = pend2_len_q[l];
-      lose[l]        = 1'b0;
-      if (!pend_d[l] && pend2_d[l]) begin
-        pend_d[l]     = 1'b1;
-        pend_len_d[l] = pend2_len_q[l];
-        pend2_d[l]    = 1'b0;
-      end
-      if (end_v[l]) begin
-        if (!pend_d[l]) begin
-          pend_d[l]     = 1'b1;
-          pend_len_d[l] = end_len[l];
-        end else if (!pend2_d[l]) begin
-          pend2_d[l]     = 1'b1;
-          pend2_len_d[l] = end_len[l];
-        end else begin
-          lose[l] = 1'b1;
-        end
-      end
-    end
-  end
+  logic [NUM_LANES-1:0] keep, promote, pend_mid, pend2_mid, to_head, to_second, lose;
+  assign keep      = pend_q & ~drained;
+  assign promote   = ~keep & pend2_q;             // pend2 only with pend: drained lanes
+  assign pend_mid  = keep | promote;
+  assign pend2_mid = pend2_q & ~promote;
+  assign to_head   = end_v & ~pend_mid;
+  assign to_second = end_v & pend_mid & ~pend2_mid;
+  assign lose      = end_v & pend_mid & pend2_mid;
 
   // ---------------------------------------------------------------- RAM and stage W
   logic [BIN_W-1:0] ram_rdata, w_new;
@@ -252,58 +290,100 @@ module wg_pg_acct #(
         over_sum_q <= over_sum_q + CNT_W'(pick_len);
       end
       // A lane whose slot stays full while it ends another interval loses the new one.
-      lost_q  <= lost_q + CNT_W'($countones(lose));
-      pend_q  <= pend_d;
-      pend2_q <= pend2_d;
+      if (lose != '0) lost_q <= lost_q + CNT_W'($countones(lose));
+      pend_q  <= pend_mid | to_head;
+      pend2_q <= pend2_mid | to_second;
     end
   end
 
-  for (genvar l = 0; l < NUM_LANES; l++) begin : g_lane
-    logic [1:0] st;
-    assign st = state_i[2*l +: 2];
-
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        act_q[l]      <= '0;
-        idl_q[l]      <= '0;
-        slp_q[l]      <= '0;
-        wak_q[l]      <= '0;
-        evt_q[l]      <= '0;
-        prev_q[l]     <= ST_ACTIVE;
-        len_q[l]      <= '0;
-        pend_len_q[l] <= '0;
+  // Slot lengths: written only for lanes whose slots move or take an end.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        pend_len_q[l]  <= '0;
         pend2_len_q[l] <= '0;
-      end else if (start_clear) begin
-        act_q[l]  <= '0;
-        idl_q[l]  <= '0;
-        slp_q[l]  <= '0;
-        wak_q[l]  <= '0;
-        evt_q[l]  <= '0;
-        prev_q[l] <= ST_ACTIVE;
-        len_q[l]  <= '0;
-      end else begin
-        if (en_i) begin
-          unique case (st)
-            ST_ACTIVE: act_q[l] <= act_q[l] + 1'b1;
-            ST_IDLE:   idl_q[l] <= idl_q[l] + 1'b1;
-            ST_SLEEP:  slp_q[l] <= slp_q[l] + 1'b1;
-            ST_WAKE:   wak_q[l] <= wak_q[l] + 1'b1;
-            default: ;
-          endcase
-          if (prev_q[l] == ST_IDLE && st == ST_SLEEP) evt_q[l] <= evt_q[l] + 1'b1;
-          prev_q[l] <= st;
-        end
-        len_q[l] <= len_d[l];
-        pend_len_q[l]  <= pend_len_d[l];
-        pend2_len_q[l] <= pend2_len_d[l];
+      end
+    end else if (!start_clear && (promote | end_v) != '0) begin
+      for (int l = 0; l < NUM_LANES; l++) begin
+        if (promote[l]) pend_len_q[l] <= pend2_len_q[l];
+        if (to_head[l]) pend_len_q[l] <= end_len[l];
+        if (to_second[l]) pend2_len_q[l] <= end_len[l];
       end
     end
+  end
 
-    assign active_o[l*CNT_W +: CNT_W] = act_q[l];
-    assign idle_o[l*CNT_W +: CNT_W]   = idl_q[l];
-    assign sleep_o[l*CNT_W +: CNT_W]  = slp_q[l];
-    assign wake_o[l*CNT_W +: CNT_W]   = wak_q[l];
+  // Time base, states, runs and interval starts: written only at changes and at close.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || start_clear) begin
+      t_q    <= '0;
+      prev_q <= '0;  // every lane ST_ACTIVE
+      for (int l = 0; l < NUM_LANES; l++) begin
+        since_q[l] <= '0;
+        ist_q[l]   <= '0;
+        act_q[l]   <= '0;
+        idl_q[l]   <= '0;
+        slp_q[l]   <= '0;
+        wak_q[l]   <= '0;
+        evt_q[l]   <= '0;
+      end
+    end else begin
+      t_q <= t_d;
+      if (chg != '0) begin
+        prev_q <= state_i;
+        for (int l = 0; l < NUM_LANES; l++) begin
+          if (chg[l]) begin
+            unique case (prev_q[2*l +: 2])
+              ST_ACTIVE: act_q[l] <= act_q[l] + (t_q - since_q[l]);
+              ST_IDLE:   idl_q[l] <= idl_q[l] + (t_q - since_q[l]);
+              ST_SLEEP:  slp_q[l] <= slp_q[l] + (t_q - since_q[l]);
+              ST_WAKE:   wak_q[l] <= wak_q[l] + (t_q - since_q[l]);
+              default: ;
+            endcase
+            since_q[l] <= t_q;
+            if (prev_q[2*l +: 2] == ST_IDLE && state_i[2*l +: 2] == ST_SLEEP) evt_q[l] <= evt_q[l] + 1'b1;
+            if (to_nact[l]) ist_q[l] <= t_q;
+          end
+        end
+      end
+      if (close_i) begin
+        for (int l = 0; l < NUM_LANES; l++)
+          if (nact_d[l]) ist_q[l] <= t_d;
+      end
+    end
+  end
+
+  // A counter: its finished runs plus the present run when the lane is in that state
+  // (k = 0 active, 1 idle, 2 sleep, 3 wake; 4 events; 0 for other k).
+  function automatic logic [CNT_W-1:0] lane_cnt(input logic [2:0] k, input logic [1:0] cur,
+      input logic [CNT_W-1:0] c_run, input logic [CNT_W-1:0] c_act, input logic [CNT_W-1:0] c_idl,
+      input logic [CNT_W-1:0] c_slp, input logic [CNT_W-1:0] c_wak, input logic [CNT_W-1:0] c_evt);
+    logic [CNT_W-1:0] c_r;
+    c_r = (k[2] == 1'b0 && cur == k[1:0]) ? c_run : '0;
+    unique case (k)
+      3'd0: lane_cnt = c_act + c_r;
+      3'd1: lane_cnt = c_idl + c_r;
+      3'd2: lane_cnt = c_slp + c_r;
+      3'd3: lane_cnt = c_wak + c_r;
+      3'd4: lane_cnt = c_evt;
+      default: lane_cnt = '0;
+    endcase
+  endfunction
+
+  for (genvar l = 0; l < NUM_LANES; l++) begin : g_out
+    logic [CNT_W-1:0] o_run;
+    assign o_run = t_q - since_q[l];
+    assign active_o[l*CNT_W +: CNT_W] = act_q[l] + ((prev_q[2*l +: 2] == ST_ACTIVE) ? o_run : '0);
+    assign idle_o[l*CNT_W +: CNT_W]   = idl_q[l] + ((prev_q[2*l +: 2] == ST_IDLE) ? o_run : '0);
+    assign sleep_o[l*CNT_W +: CNT_W]  = slp_q[l] + ((prev_q[2*l +: 2] == ST_SLEEP) ? o_run : '0);
+    assign wake_o[l*CNT_W +: CNT_W]   = wak_q[l] + ((prev_q[2*l +: 2] == ST_WAKE) ? o_run : '0);
     assign events_o[l*CNT_W +: CNT_W] = evt_q[l];
+  end
+
+  always_comb begin
+    rd_data_o = '0;
+    if (rd_re_i && 32'(rd_lane_i) < NUM_LANES)
+      rd_data_o = lane_cnt(rd_k_i, prev_q[2*rd_lane_i +: 2], t_q - since_q[rd_lane_i], act_q[rd_lane_i],
+                           idl_q[rd_lane_i], slp_q[rd_lane_i], wak_q[rd_lane_i], evt_q[rd_lane_i]);
   end
 
   assign busy_o       = clearing_q || (pend_q != '0) || w_v_q;  // pend2 only with pend

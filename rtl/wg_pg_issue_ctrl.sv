@@ -76,10 +76,15 @@ module wg_pg_issue_ctrl #(
   logic [2:0]  ge_down, ge_up;
   assign u100 = 48'(total) * 48'd100;
   assign cap  = 48'(slice_len) * 48'(LANES);
+  // Compared only in a slice's last cycle, the only one that reads them.
   always_comb begin
-    for (int i = 0; i < 3; i++) begin
-      ge_down[i] = (u100 >= 48'(down_pct_i[i*8 +: 8]) * cap);
-      ge_up[i]   = (u100 >= 48'(up_pct_i[i*8 +: 8]) * cap);
+    ge_down = '0;
+    ge_up   = '0;
+    if (slice_end) begin
+      for (int i = 0; i < 3; i++) begin
+        ge_down[i] = (u100 >= 48'(down_pct_i[i*8 +: 8]) * cap);
+        ge_up[i]   = (u100 >= 48'(up_pct_i[i*8 +: 8]) * cap);
+      end
     end
   end
 

@@ -66,31 +66,44 @@ module wg_pg_trace #(
   logic [CNT_W-1:0] q_count;
   logic             q_room1, q_room2;
 
-  always_comb begin
-    for (int l = 0; l < 32'(NL); l++) begin
-      lo[l] = state_i[2*l];
-      hi[l] = state_i[2*l+1];
-    end
-  end
-  assign chg     = (lo ^ seen_lo_q) | (hi ^ seen_hi_q);
-  assign iss_chg = issue_i != seen_iss_q;
   assign tr      = count_i && cycle_i >= from_i && cycle_i < to_i;
   assign q_room1 = 32'(q_count) + 1 <= QDEPTH;
   assign q_room2 = 32'(q_count) + 2 <= QDEPTH;
 
+  // The lanes' states, their changes and the records they make are formed only in traced
+  // cycles (all 0 otherwise: only traced cycles read them, and entries of untraced cycles,
+  // END, carry no lane changes), so that a closed window costs next to nothing per cycle.
   // Records of a cycle's changes: one per group and new state present, plus ISSUE.
+  logic [4*NP-1:0] c_mask;         // state s, lanes of all groups: [s*NP +: NP]
+  always_comb begin
+    lo      = '0;
+    hi      = '0;
+    chg     = '0;
+    iss_chg = 1'b0;
+    if (tr) begin
+      for (int l = 0; l < 32'(NL); l++) begin
+        lo[l] = state_i[2*l];
+        hi[l] = state_i[2*l+1];
+      end
+      chg     = (lo ^ seen_lo_q) | (hi ^ seen_hi_q);
+      iss_chg = issue_i != seen_iss_q;
+    end
+  end
   logic [NP-1:0] c_chg, c_lo, c_hi;
   assign c_chg = NP'(chg);
   assign c_lo  = NP'(lo);
   assign c_hi  = NP'(hi);
-  logic [4*NP-1:0] c_mask;         // state s, lanes of all groups: [s*NP +: NP]
   always_comb begin
-    for (int s = 0; s < 4; s++)
-      c_mask[s*NP +: NP] = c_chg & (s[0] ? c_lo : ~c_lo) & (s[1] ? c_hi : ~c_hi);
-    nrec = {5'd0, iss_chg};
-    for (int s = 0; s < 4; s++)
-      for (int g = 0; g < 32'(NG); g++)
-        if (c_mask[s*NP + g*32 +: 32] != '0) nrec = nrec + 6'd1;
+    c_mask = '0;
+    nrec   = '0;
+    if (tr) begin
+      for (int s = 0; s < 4; s++)
+        c_mask[s*NP +: NP] = c_chg & (s[0] ? c_lo : ~c_lo) & (s[1] ? c_hi : ~c_hi);
+      nrec = {5'd0, iss_chg};
+      for (int s = 0; s < 4; s++)
+        for (int g = 0; g < 32'(NG); g++)
+          if (c_mask[s*NP + g*32 +: 32] != '0) nrec = nrec + 6'd1;
+    end
   end
 
   logic          push;
@@ -257,15 +270,19 @@ module wg_pg_trace #(
   assign p_chg = NP'(h_chg);
   assign p_lo  = NP'(h_lo);
   assign p_hi  = NP'(h_hi);
+  // Formed only while an entry waits (the queue is empty in most cycles).
   always_comb begin
-    for (int s = 0; s < 4; s++)
-      h_mask[s*NP +: NP] = p_chg & (s[0] ? p_lo : ~p_lo) & (s[1] ? p_hi : ~p_hi);
-    items = '0;
-    items[0] = h_kind != K_CHG;
-    for (int g = 0; g < 32'(NG); g++)
+    h_mask = '0;
+    items  = '0;
+    if (q_out_valid) begin
       for (int s = 0; s < 4; s++)
-        items[1 + 4*g + s] = h_mask[s*NP + g*32 +: 32] != '0;
-    items[NI-1] = h_iss_chg;
+        h_mask[s*NP +: NP] = p_chg & (s[0] ? p_lo : ~p_lo) & (s[1] ? p_hi : ~p_hi);
+      items[0] = h_kind != K_CHG;
+      for (int g = 0; g < 32'(NG); g++)
+        for (int s = 0; s < 4; s++)
+          items[1 + 4*g + s] = h_mask[s*NP + g*32 +: 32] != '0;
+      items[NI-1] = h_iss_chg;
+    end
   end
   assign pend = items & ~done_q;
   assign sel  = pend & (~pend + 1'b1);     // lowest pending item
@@ -276,7 +293,9 @@ module wg_pg_trace #(
 
   always_comb begin
     rec_o = '0;
-    if (adv) begin
+    if (!q_out_valid) begin
+      // no record
+    end else if (adv) begin
       rec_o[23:0]  = DMAX;
       rec_o[27:24] = T_ADVANCE;
     end else if (sel[0]) begin

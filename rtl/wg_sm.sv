@@ -487,9 +487,14 @@ module wg_sm #(
 
   assign cta_ready_o = cta_rdy && pg_core_on;
 
-  // Accounting: one block per SIMD unit (lane counters, idle-interval histogram).
-  logic [NUM_SIMD*SIMD_WIDTH*48-1:0] pa_active, pa_idle, pa_sleep, pa_wake, pa_events;
-  logic [NUM_SIMD*48-1:0]            pa_over_count, pa_over_sum, pa_lost;
+  // Accounting: one block per SIMD unit (lane counters, idle-interval histogram). The lane
+  // counters are read through each block's read port; its all-lane outputs stay unconnected.
+  localparam int unsigned PA_LW = (SIMD_WIDTH > 1) ? $clog2(SIMD_WIDTH) : 1;
+  logic [NUM_SIMD*SIMD_WIDTH*48-1:0] pa_active_unused, pa_idle_unused, pa_sleep_unused,
+                                     pa_wake_unused, pa_events_unused;
+  logic [NUM_SIMD*48-1:0]            pa_over_count, pa_over_sum, pa_lost, pa_rd;
+  logic [6:0]                        pg_rlane;  // lane of a lane-counter read
+  assign pg_rlane = pg_raddr_i[9:3];
   logic [NUM_SIMD*32-1:0]            pa_hist;
   logic                              pg_hist_unit_q;
 
@@ -507,17 +512,21 @@ module wg_sm #(
       .clear_i      (pg_clear_q),
       .busy_o       (pg_acct_busy[u]),
       .ready_o      (pg_acct_ready[u]),
-      .active_o     (pa_active[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
-      .idle_o       (pa_idle[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
-      .sleep_o      (pa_sleep[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
-      .wake_o       (pa_wake[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
-      .events_o     (pa_events[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .active_o     (pa_active_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .idle_o       (pa_idle_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .sleep_o      (pa_sleep_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .wake_o       (pa_wake_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
+      .events_o     (pa_events_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
       .over_count_o (pa_over_count[u*48 +: 48]),
       .over_sum_o   (pa_over_sum[u*48 +: 48]),
       .lost_o       (pa_lost[u*48 +: 48]),
       .hist_re_i    (pg_hist_re_i && 32'(pg_hist_addr_i[15:10]) == u),
       .hist_raddr_i (pg_hist_addr_i[9:0]),
-      .hist_rdata_o (pa_hist[u*32 +: 32])
+      .hist_rdata_o (pa_hist[u*32 +: 32]),
+      .rd_re_i      (pg_re_i && pg_raddr_i[11:10] == 2'd0 && 32'(pg_rlane) - u*SIMD_WIDTH < SIMD_WIDTH),
+      .rd_lane_i    (PA_LW'(32'(pg_rlane) - u*SIMD_WIDTH)),
+      .rd_k_i       (pg_raddr_i[2:0]),
+      .rd_data_o    (pa_rd[u*48 +: 48])
     );
   end
 
@@ -575,17 +584,10 @@ module wg_sm #(
     pg_rdata_o = '0;
     if (pg_re_i) begin
       if (pg_raddr_i[11:10] == 2'd0) begin
-        for (int i = 0; i < 32'(NL); i++) begin
-          if (32'(pg_raddr_i[9:3]) == i) begin
-            unique case (pg_raddr_i[2:0])
-              3'd0: pg_rdata_o = 64'(pa_active[i*48 +: 48]);
-              3'd1: pg_rdata_o = 64'(pa_idle[i*48 +: 48]);
-              3'd2: pg_rdata_o = 64'(pa_sleep[i*48 +: 48]);
-              3'd3: pg_rdata_o = 64'(pa_wake[i*48 +: 48]);
-              3'd4: pg_rdata_o = 64'(pa_events[i*48 +: 48]);
-              default: ;
-            endcase
-          end
+        // The lane's unit's read port (0 for kinds 5..7; lanes beyond NL read 0).
+        for (int u = 0; u < 32'(NUM_SIMD); u++) begin
+          if (32'(pg_rlane) - u*SIMD_WIDTH < SIMD_WIDTH)  // unsigned: below u x W wraps
+            pg_rdata_o = 64'(pa_rd[u*48 +: 48]);
         end
       end else if (pg_raddr_i[11:9] == 3'b100) begin
         for (int u = 0; u < 32'(NUM_SIMD); u++) begin
