@@ -2,8 +2,8 @@
 //
 // One lane controller per lane of the SIMD units (NUM_SIMD x SIMD_WIDTH, lane l of unit u at
 // index u*SIMD_WIDTH + l), the unit level and the core level. Per lane: a state (ON, SLEEP,
-// WAKE) and one count: consecutive idle cycles in ON, cycles asleep in SLEEP and wake-up
-// cycles in WAKE, kept as the cycle the count started (see the lanes section below).
+// WAKE) and one counter, which counts consecutive idle cycles in ON, cycles asleep in SLEEP
+// and wake-up cycles in WAKE (saturating at 2^CW - 1).
 //
 //   ON     reported active when work_i (the lane holds work), else idle. A cycle with work,
 //          hold or demand resets the counter; an idle cycle counts, and when the count
@@ -81,121 +81,96 @@ module wg_pg_ctrl #(
   localparam logic [1:0] S_SLEEP = 2'd1;
   localparam logic [1:0] S_WAKE  = 2'd2;
 
+  localparam logic [1:0] R_ACTIVE = 2'd0;
+  localparam logic [1:0] R_IDLE   = 2'd1;
+  localparam logic [1:0] R_SLEEP  = 2'd2;
+  localparam logic [1:0] R_WAKE   = 2'd3;
+
   localparam logic [CW-1:0] CMAX = '1;
 
   logic [CW-1:0] detect;  // idle cycles before sleep: at least 1 (the detecting cycle)
   assign detect = (idle_detect_i == '0) ? CW'(1) : idle_detect_i;
 
   // ---------------------------------------------------------------- lanes
-  // The lanes' states as one-hot masks (on_q, slp_q, wk_q: ON, SLEEP, WAKE) and, instead of a
-  // counter per lane, the cycle from which the lane's count runs (ts_q, against the free
-  // running now_q): the count including this cycle is now_q - ts_q + 1 (saturation is not
-  // needed: the delays it is compared with are below 2^CW). A lane's time is written when
-  // it enters a state and, in ON, at the first idle cycle after a busy one, so a cycle in
-  // which no lane is near a transition costs a few mask operations; only lanes that could
-  // change state this cycle are compared with their delay.
-  localparam int unsigned TW = 48;   // time base: does not wrap in practice
-  logic [TW-1:0]  now_q;
-  logic [TW-1:0]  ts_q [NL];
-  logic [NL-1:0]  on_q, slp_q, wk_q, busy_q;
-  logic [NL-1:0]  busy, ms, sleep_cand, wake_cand, go_sleep, go_wake, wake_done, to_on, fall;
-
-  // The lane's count including this cycle reached d (d >= 1).
-  function automatic logic reached(input logic [TW-1:0] now, input logic [TW-1:0] ts,
-                                   input logic [CW-1:0] d);
-    reached = (now - ts + 1'b1) >= TW'(d);
-  endfunction
+  logic [1:0]    st_q [NL];
+  logic [1:0]    st_d [NL];
+  logic [CW-1:0] cnt_q [NL];
+  logic [CW-1:0] cnt_d [NL];
 
   always_comb begin
-    busy       = work_i | hold_i | demand_i;
-    ms         = {NL{pol_lane_i}} | may_sleep_i;
-    sleep_cand = on_q & ~busy & ms;
-    wake_cand  = slp_q & (demand_i | ~ms);
-    go_sleep   = '0;
-    go_wake    = '0;
-    wake_done  = '0;
-    fall  = busy_q & ~busy & on_q;   // the first idle cycle after a busy one: count 1
-    if (sleep_cand != '0) begin
-      for (int l = 0; l < 32'(NL); l++)
-        if (sleep_cand[l] && (fall[l] ? detect == CW'(1) : reached(now_q, ts_q[l], detect)))
-          go_sleep[l] = 1'b1;
+    for (int l = 0; l < 32'(NL); l++) begin
+      logic [CW-1:0] inc;
+      logic          ms;
+      inc = (cnt_q[l] == CMAX) ? CMAX : cnt_q[l] + 1'b1;
+      ms  = pol_lane_i || may_sleep_i[l];
+      st_d[l]  = st_q[l];
+      cnt_d[l] = cnt_q[l];
+      lane_state_o[2*l +: 2] = R_IDLE;
+      unique case (st_q[l])
+        S_ON: begin
+          lane_state_o[2*l +: 2] = work_i[l] ? R_ACTIVE : R_IDLE;
+          if (work_i[l] || hold_i[l] || demand_i[l]) begin
+            cnt_d[l] = '0;
+          end else if (inc >= detect && ms) begin
+            st_d[l]  = S_SLEEP;
+            cnt_d[l] = '0;
+          end else begin
+            cnt_d[l] = inc;
+          end
+        end
+        S_SLEEP: begin
+          lane_state_o[2*l +: 2] = R_SLEEP;
+          cnt_d[l] = inc;
+          if ((demand_i[l] || !ms) && (!blackout_i || inc >= bet_i)) begin
+            st_d[l]  = (wakeup_i == '0) ? S_ON : S_WAKE;
+            cnt_d[l] = '0;
+          end
+        end
+        S_WAKE: begin
+          lane_state_o[2*l +: 2] = R_WAKE;
+          cnt_d[l] = inc;
+          if (inc >= wakeup_i) begin
+            st_d[l]  = S_ON;
+            cnt_d[l] = '0;
+          end
+        end
+        default: begin
+          st_d[l]  = S_ON;
+          cnt_d[l] = '0;
+        end
+      endcase
+      lane_on_o[l] = (st_q[l] == S_ON);
     end
-    if (wake_cand != '0) begin
-      if (!blackout_i) begin
-        go_wake = wake_cand;
-      end else begin
-        for (int l = 0; l < 32'(NL); l++)
-          if (wake_cand[l] && reached(now_q, ts_q[l], bet_i)) go_wake[l] = 1'b1;
-      end
-    end
-    if (wk_q != '0) begin
-      for (int l = 0; l < 32'(NL); l++)
-        if (wk_q[l] && reached(now_q, ts_q[l], wakeup_i)) wake_done[l] = 1'b1;
-    end
-    to_on = wake_done | ((wakeup_i == '0) ? go_wake : '0);
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      now_q  <= '0;
-      on_q   <= '1;
-      slp_q  <= '0;
-      wk_q   <= '0;
-      busy_q <= '0;
-      for (int l = 0; l < 32'(NL); l++) ts_q[l] <= '0;
+      for (int l = 0; l < 32'(NL); l++) begin
+        st_q[l]  <= S_ON;
+        cnt_q[l] <= '0;
+      end
     end else begin
-      now_q  <= now_q + 1'b1;
-      on_q   <= (on_q & ~go_sleep) | to_on;
-      slp_q  <= (slp_q & ~go_wake) | go_sleep;
-      wk_q   <= (wk_q & ~wake_done) | ((wakeup_i == '0) ? '0 : go_wake);
-      busy_q <= busy;
-      if ((fall | go_sleep | go_wake | wake_done) != '0) begin
-        for (int l = 0; l < 32'(NL); l++) begin
-          if (fall[l]) ts_q[l] <= now_q;   // this cycle is the count's first
-          if (go_sleep[l] || go_wake[l] || wake_done[l]) ts_q[l] <= now_q + 1'b1;
-        end
+      for (int l = 0; l < 32'(NL); l++) begin
+        st_q[l]  <= st_d[l];
+        cnt_q[l] <= cnt_d[l];
       end
     end
   end
-
-  // Per lane 2 bits (0 active, 1 idle, 2 sleep, 3 wake): the low bits lo, the high bits hi,
-  // interleaved 32 lanes at a time by spreading each half-word's bits apart (bit i to 2i).
-  function automatic logic [63:0] spread(input logic [31:0] x);
-    logic [63:0] y;
-    y = {32'd0, x};
-    y = (y | (y << 16)) & 64'h0000FFFF0000FFFF;
-    y = (y | (y << 8))  & 64'h00FF00FF00FF00FF;
-    y = (y | (y << 4))  & 64'h0F0F0F0F0F0F0F0F;
-    y = (y | (y << 2))  & 64'h3333333333333333;
-    y = (y | (y << 1))  & 64'h5555555555555555;
-    spread = y;
-  endfunction
-
-  localparam int unsigned NLP = ((NL + 31) / 32) * 32;   // lanes padded to whole words
-  logic [NL-1:0]    lo, hi;
-  logic [NLP-1:0]   st_lo, st_hi;
-  logic [2*NLP-1:0] st_all;
-  assign lo    = (on_q & ~work_i) | wk_q;   // idle or wake
-  assign hi    = slp_q | wk_q;              // sleep or wake
-  assign st_lo = NLP'(lo);
-  assign st_hi = NLP'(hi);
-  for (genvar w = 0; w < NLP / 32; w++) begin : g_spread
-    assign st_all[w*64 +: 64] = spread(st_lo[w*32 +: 32]) | (spread(st_hi[w*32 +: 32]) << 1);
-  end
-  assign lane_state_o = st_all[2*NL-1:0];
-  if (NLP > NL) begin : g_pad
-    logic pad_unused;
-    assign pad_unused = ^st_all[2*NLP-1:2*NL];
-  end
-  assign lane_on_o    = on_q;
 
   // ---------------------------------------------------------------- units
   logic [NUM_SIMD-1:0] unit_prev_q;
   logic [CNT_W-1:0]    usl_q [NUM_SIMD];
   logic [CNT_W-1:0]    uev_q [NUM_SIMD];
 
-  for (genvar u = 0; u < NUM_SIMD; u++) begin : g_unit_sleep
-    assign unit_sleep_o[u] = pol_unit_i && slp_q[u*SIMD_WIDTH +: SIMD_WIDTH] == '1;
+  always_comb begin
+    for (int u = 0; u < 32'(NUM_SIMD); u++) begin
+      logic all;
+      all = 1'b1;
+      for (int l = 0; l < 32'(SIMD_WIDTH); l++) begin
+        if (st_q[u*SIMD_WIDTH + l] != S_SLEEP) all = 1'b0;
+      end
+      unit_sleep_o[u] = pol_unit_i && all;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -298,12 +273,10 @@ module wg_pg_ctrl #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int l = 0; l < 32'(NL); l++) begin
-        assert (!((work_i[l] || hold_i[l]) && !on_q[l]))
+        assert (!((work_i[l] || hold_i[l]) && st_q[l] != S_ON))
           else $error("wg_pg_ctrl: lane %0d holds work while not powered", l);
-        assert (!(go_sleep[l] && (work_i[l] || hold_i[l] || demand_i[l])))
+        assert (!(st_q[l] == S_ON && st_d[l] == S_SLEEP && (work_i[l] || hold_i[l] || demand_i[l])))
           else $error("wg_pg_ctrl: lane %0d put to sleep while in use", l);
-        assert (32'(on_q[l]) + 32'(slp_q[l]) + 32'(wk_q[l]) == 1)
-          else $error("wg_pg_ctrl: lane %0d not in exactly one state", l);
       end
     end
   end
