@@ -60,6 +60,9 @@ struct fake {
 	int nev, evhead;
 	uint64_t link;
 	int fault_at_cta; /* CTA id that faults at its start (-1: none) */
+	/* power-gating pages (pg set: every SM serves the window of pg_counter / pg_bin) */
+	int pg, pg_lost1;
+	uint32_t hist_pages[2]; /* histogram pages read, per unit, over all SMs */
 };
 
 static void emit(struct fake *f, const struct wggpu_ev *e)
@@ -174,6 +177,46 @@ static int fake_busy(const struct fake *f)
 	return (int)b;
 }
 
+/*
+ * The power-gating window every SM serves when pg is set (docs/power-gating.md section 4.1):
+ * 2 units x 4 lanes, 2000 cycles counted.
+ *   unit 0, each lane: idle intervals of 3, 3, 60 and 500 cycles (idle 566, active 1434):
+ *           bins 3: 8, 60: 4, 500: 4
+ *   unit 1, each lane: intervals of 7 and 1500 (idle 1507, active 493): bin 7: 4, and 4
+ *           intervals longer than 1024, summing to 6000; pg_lost1 intervals lost
+ */
+static uint64_t pg_counter(const struct fake *f, uint32_t a)
+{
+	if (a < 8 * 8) {
+		uint32_t lane = a / 8, k = a % 8, u = lane / 4;
+
+		if (k == 0)
+			return u ? 493 : 1434;
+		if (k == 1)
+			return u ? 1507 : 566;
+		return 0;
+	}
+	switch (a) {
+	case 0x800 + 8 + 2: return 4;
+	case 0x800 + 8 + 3: return 6000;
+	case 0x800 + 8 + 4: return (uint64_t)f->pg_lost1;
+	case 0xC00: return 2000;
+	default: return 0;
+	}
+}
+
+/* histogram address h = u x 1024 + L - 1 */
+static uint32_t pg_bin(uint32_t h)
+{
+	switch (h) {
+	case 3 - 1: return 8;
+	case 60 - 1: return 4;
+	case 500 - 1: return 4;
+	case 1024 + 7 - 1: return 4;
+	default: return 0;
+	}
+}
+
 static int fake_push(void *ctx, const struct wggpu_cmd *c)
 {
 	struct fake *f = ctx;
@@ -182,7 +225,7 @@ static int fake_push(void *ctx, const struct wggpu_cmd *c)
 	switch (c->op) {
 	case WGGPU_RESET: {
 		uint32_t in = f->in_addr, out = f->out_addr;
-		int fa = f->fault_at_cta;
+		int fa = f->fault_at_cta, pg = f->pg, lost1 = f->pg_lost1;
 		uint64_t link = f->link;
 
 		memset(f, 0, sizeof(*f));
@@ -190,6 +233,8 @@ static int fake_push(void *ctx, const struct wggpu_cmd *c)
 		f->out_addr = out;
 		f->fault_at_cta = fa;
 		f->link = link;
+		f->pg = pg;
+		f->pg_lost1 = lost1;
 		break;
 	}
 	case WGGPU_CFG:
@@ -242,6 +287,19 @@ static int fake_push(void *ctx, const struct wggpu_cmd *c)
 			e.cnt[0] = (uint32_t)f->cycle;
 			e.cnt[4] = 10 * f->sm[c->sm].done_ctas; /* warp instructions */
 			e.cnt[6] = 320 * f->sm[c->sm].done_ctas;
+		} else if (f->pg && c->addr < 0x2000) { /* 26 counters from address addr - 0x1000 */
+			for (uint32_t i = 0; i < 26; i++) {
+				uint64_t v = pg_counter(f, c->addr - 0x1000 + i);
+
+				e.cnt[2 * i] = (uint32_t)v;
+				e.cnt[2 * i + 1] = (uint32_t)(v >> 32);
+			}
+		} else if (f->pg) { /* 52 bins from histogram address addr - 0x2000 */
+			uint32_t h = c->addr - 0x2000;
+
+			for (uint32_t i = 0; i < 52; i++)
+				e.cnt[i] = h + i < 2 * 1024 ? pg_bin(h + i) : 0;
+			f->hist_pages[h / 1024 < 2 ? h / 1024 : 1]++;
 		}
 		emit(f, &e);
 		break;
@@ -376,6 +434,60 @@ static int run(struct fx *x, uint32_t ctas)
 	wg_stats_clear(&x->st);
 	memset(&x->err, 0, sizeof(x->err));
 	return wg_gpu_host_launch(&env, &l, &x->st, &x->tot, &x->err);
+}
+
+/* the fake's power-gating window on a build with 2 x 4 lanes */
+static void pg_build(struct fx *x, int lost1)
+{
+	x->info.simd_width = 4;
+	x->info.num_simd = 2;
+	x->cfg.simd_width = 4;
+	x->cfg.simd_units = 2;
+	x->f.pg = 1;
+	x->f.pg_lost1 = lost1;
+}
+
+static void histogram_pages_are_read_until_the_idle_cycles_are_accounted_for(void **state)
+{
+	struct fx *x = *state;
+	const struct wg_pg_counts *t;
+
+	pg_build(x, 0);
+	assert_int_equal(run(x, 3), 0);
+	t = x->tot.pg_total;
+	assert_non_null(t);
+	/* the window's bins, summed over the 3 SMs */
+	assert_int_equal(t->hist[3], 3 * 8);
+	assert_int_equal(t->hist[60], 3 * 4);
+	assert_int_equal(t->hist[500], 3 * 4);
+	assert_int_equal(t->hist[7], 3 * 4);
+	assert_int_equal(t->over_count, 3 * 4);
+	assert_int_equal(t->over_sum, 3 * 6000);
+	assert_int_equal(t->hist_lost, 0);
+	/*
+	 * unit 0: 4 x 566 idle lane-cycles, all in bins (nothing over 1024); pages of 52 bins,
+	 * 4 at a time: bins 1..208 hold 8 x 3 = 24, 209..416 nothing, 417..624 the 4 x 60 + 4 x
+	 * 500 = 2240 that complete 2264: 12 pages. Unit 1: 4 x 1507 - 6000 = 28 = 4 x 7, in the
+	 * first 4 pages. Of 20 pages per unit, per SM.
+	 */
+	assert_int_equal(x->f.hist_pages[0], 3 * 12);
+	assert_int_equal(x->f.hist_pages[1], 3 * 4);
+}
+
+static void a_unit_with_lost_intervals_has_every_page_read(void **state)
+{
+	struct fx *x = *state;
+	const struct wg_pg_counts *t;
+
+	/* lost intervals: the bins cannot be expected to add up, all 20 pages of unit 1 are read */
+	pg_build(x, 1);
+	assert_int_equal(run(x, 3), 0);
+	t = x->tot.pg_total;
+	assert_non_null(t);
+	assert_int_equal(t->hist[7], 3 * 4);
+	assert_int_equal(t->hist_lost, 3);
+	assert_int_equal(x->f.hist_pages[0], 3 * 12);
+	assert_int_equal(x->f.hist_pages[1], 3 * 20);
 }
 
 static void one_cta_takes_the_hand_worked_cycles(void **state)
@@ -564,6 +676,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_cta_that_fits_nowhere_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(congestion_policy_samples_without_late_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(options_are_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(histogram_pages_are_read_until_the_idle_cycles_are_accounted_for, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(a_unit_with_lost_intervals_has_every_page_read, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
