@@ -436,57 +436,52 @@ static int run(struct fx *x, uint32_t ctas)
 	return wg_gpu_host_launch(&env, &l, &x->st, &x->tot, &x->err);
 }
 
-/* the fake's power-gating window on a build with 2 x 4 lanes */
-static void pg_build(struct fx *x, int lost1)
+/*
+ * A launch of 3 CTAs on a build with 2 x 4 lanes whose SMs serve the fake's power-gating
+ * window (pg_counter, pg_bin) with lost1 intervals lost in unit 1. Checks what does not depend
+ * on the losses: the window's bins and long intervals, summed over the 3 SMs, and unit 0's
+ * pages: its 4 x 566 idle lane-cycles are all in bins (nothing over 1024); pages of 52 bins,
+ * 4 at a time: bins 1..208 hold the 8 intervals of 3 (24 cycles), 209..416 nothing, 417..624
+ * the 4 x 60 + 4 x 500 = 2240 that complete 2264: 12 of its 20 pages per SM.
+ */
+static const struct wg_pg_counts *pg_run(struct fx *x, int lost1)
 {
+	const struct wg_pg_counts *t;
+
 	x->info.simd_width = 4;
 	x->info.num_simd = 2;
 	x->cfg.simd_width = 4;
 	x->cfg.simd_units = 2;
 	x->f.pg = 1;
 	x->f.pg_lost1 = lost1;
-}
-
-static void histogram_pages_are_read_until_the_idle_cycles_are_accounted_for(void **state)
-{
-	struct fx *x = *state;
-	const struct wg_pg_counts *t;
-
-	pg_build(x, 0);
 	assert_int_equal(run(x, 3), 0);
 	t = x->tot.pg_total;
 	assert_non_null(t);
-	/* the window's bins, summed over the 3 SMs */
 	assert_int_equal(t->hist[3], 3 * 8);
 	assert_int_equal(t->hist[60], 3 * 4);
 	assert_int_equal(t->hist[500], 3 * 4);
 	assert_int_equal(t->hist[7], 3 * 4);
 	assert_int_equal(t->over_count, 3 * 4);
 	assert_int_equal(t->over_sum, 3 * 6000);
-	assert_int_equal(t->hist_lost, 0);
-	/*
-	 * unit 0: 4 x 566 idle lane-cycles, all in bins (nothing over 1024); pages of 52 bins,
-	 * 4 at a time: bins 1..208 hold 8 x 3 = 24, 209..416 nothing, 417..624 the 4 x 60 + 4 x
-	 * 500 = 2240 that complete 2264: 12 pages. Unit 1: 4 x 1507 - 6000 = 28 = 4 x 7, in the
-	 * first 4 pages. Of 20 pages per unit, per SM.
-	 */
 	assert_int_equal(x->f.hist_pages[0], 3 * 12);
+	return t;
+}
+
+static void histogram_pages_are_read_until_the_idle_cycles_are_accounted_for(void **state)
+{
+	struct fx *x = *state;
+
+	/* unit 1: 4 x 1507 idle lane-cycles - 6000 over 1024 = 28 = 4 x 7, in its first 4 pages */
+	assert_int_equal(pg_run(x, 0)->hist_lost, 0);
 	assert_int_equal(x->f.hist_pages[1], 3 * 4);
 }
 
 static void a_unit_with_lost_intervals_has_every_page_read(void **state)
 {
 	struct fx *x = *state;
-	const struct wg_pg_counts *t;
 
 	/* lost intervals: the bins cannot be expected to add up, all 20 pages of unit 1 are read */
-	pg_build(x, 1);
-	assert_int_equal(run(x, 3), 0);
-	t = x->tot.pg_total;
-	assert_non_null(t);
-	assert_int_equal(t->hist[7], 3 * 4);
-	assert_int_equal(t->hist_lost, 3);
-	assert_int_equal(x->f.hist_pages[0], 3 * 12);
+	assert_int_equal(pg_run(x, 1)->hist_lost, 3);
 	assert_int_equal(x->f.hist_pages[1], 3 * 20);
 }
 
