@@ -46,8 +46,8 @@ $(JTAG_LIB): $(JTAG_RTL) $(JTAG_VLT) sim/wgjtag.cpp sim/wgjtag.h host/include/wa
 $(JTAG_DIR)/test_jtag: tests/rtl/test_jtag.c sim/wgjtag.h $(JTAG_LIB)
 	$(JTAG_CC) -o $@ $< $(JTAG_LIB) $(JTAG_LDLIBS)
 
-$(JTAG_DIR)/jtag_bitbang: sim/jtag_bitbang.c sim/wgjtag.h $(JTAG_LIB)
-	$(JTAG_CC) -o $@ $< $(JTAG_LIB) $(JTAG_LDLIBS)
+$(JTAG_DIR)/jtag_bitbang: sim/jtag_bitbang.c sim/remote_bitbang.c sim/remote_bitbang.h sim/wgjtag.h $(JTAG_LIB)
+	$(JTAG_CC) -o $@ sim/jtag_bitbang.c sim/remote_bitbang.c $(JTAG_LIB) $(JTAG_LDLIBS)
 
 jtag-rtl-test: $(JTAG_DIR)/test_jtag
 	$(JTAG_DIR)/test_jtag $(JTAG_ARGS)

@@ -35,13 +35,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "remote_bitbang.h"
 #include "wgjtag.h"
 
 struct server {
 	struct wgjtag *j;
 	int verbose;
-	uint64_t bytes, writes, reads, tck_rises, blinks, resets;
-	int last_tck;
+	struct rbb_stats st;
 	uint64_t clk_per_ms;
 };
 
@@ -52,23 +52,38 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static void srv_pins(void *ctx, int tck, int tms, int tdi)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	wgjtag_pins(((struct server *)ctx)->j, tck, tms, tdi);
+}
+
+static int srv_tdo(void *ctx)
+{
+	return wgjtag_tdo(((struct server *)ctx)->j) != 0;
+}
+
+static void srv_reset(void *ctx, int trst, int srst)
+{
+	struct server *s = ctx;
+
+	wgjtag_reset_pins(s->j, trst, srst);
+	if (s->verbose)
+		fprintf(stderr, "jtag_bitbang: TRST %d SRST %d\n", trst, srst);
+}
+
+/* 'Z' / 'z': 1 ms / 1 us of system clock (at least one cycle) */
+static void srv_sleep(void *ctx, unsigned us)
+{
+	struct server *s = ctx;
+	uint64_t n = s->clk_per_ms * us / 1000;
+
+	wgjtag_run_clk(s->j, n ? n : 1);
 }
 
 /* Serve requests until 'Q' or end of stream. 0 on a clean end, -1 on error. */
 static int serve(struct server *s, int fd)
 {
+	const struct rbb_ops ops = {s, srv_pins, srv_tdo, srv_reset, srv_sleep};
 	char in[8192], out[8192];
 	for (;;) {
 		ssize_t n = read(fd, in, sizeof(in));
@@ -83,60 +98,25 @@ static int serve(struct server *s, int fd)
 			return 0;
 		}
 		size_t nout = 0;
-		for (ssize_t i = 0; i < n; i++) {
-			char c = in[i];
-			s->bytes++;
-			if (c >= '0' && c <= '7') {
-				int v = c - '0';
-				int tck = (v >> 2) & 1;
-				wgjtag_pins(s->j, tck, (v >> 1) & 1, v & 1);
-				if (tck && !s->last_tck)
-					s->tck_rises++;
-				s->last_tck = tck;
-				s->writes++;
-			} else if (c == 'R') {
-				out[nout++] = wgjtag_tdo(s->j) ? '1' : '0';
-				s->reads++;
-				if (nout == sizeof(out)) {
-					if (write_all(fd, out, nout))
-						goto wfail;
-					nout = 0;
-				}
-			} else if (c >= 'r' && c <= 'u') {
-				int v = c - 'r'; /* r 0 0, s 0 1, t 1 0, u 1 1 */
-				wgjtag_reset_pins(s->j, (v >> 1) & 1, v & 1);
-				s->resets++;
-				if (s->verbose)
-					fprintf(stderr, "jtag_bitbang: TRST %d SRST %d\n", (v >> 1) & 1, v & 1);
-			} else if (c == 'B' || c == 'b') {
-				s->blinks += c == 'B';
-			} else if (c == 'Z') {
-				wgjtag_run_clk(s->j, s->clk_per_ms);
-			} else if (c == 'z') {
-				wgjtag_run_clk(s->j, s->clk_per_ms / 1000 ? s->clk_per_ms / 1000 : 1);
-			} else if (c == 'Q') {
-				if (nout && write_all(fd, out, nout))
-					goto wfail;
-				fprintf(stderr, "jtag_bitbang: quit request\n");
-				return 0;
-			} else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-				/* ignored */
-			} else if (strchr("Oocdefg", c)) {
-				fprintf(stderr, "jtag_bitbang: byte %" PRIu64 ": SWD request '%c': not supported (JTAG only)\n",
-				        s->bytes - 1, c);
-				return -1;
-			} else {
-				fprintf(stderr, "jtag_bitbang: byte %" PRIu64 ": unknown request 0x%02x\n", s->bytes - 1,
-				        (unsigned char)c);
-				return -1;
-			}
+		int bad = 0, rc = rbb_requests(&ops, &s->st, in, (size_t)n, out, &nout, &bad);
+		if (nout && rbb_write_all(fd, out, nout)) {
+			fprintf(stderr, "jtag_bitbang: write: %s\n", strerror(errno));
+			return -1;
 		}
-		if (nout && write_all(fd, out, nout))
-			goto wfail;
+		if (rc > 0) {
+			fprintf(stderr, "jtag_bitbang: quit request\n");
+			return 0;
+		}
+		if (rc < 0 && strchr("Oocdefg", bad)) {
+			fprintf(stderr, "jtag_bitbang: byte %" PRIu64 ": SWD request '%c': not supported (JTAG only)\n",
+			        s->st.bytes - 1, bad);
+			return -1;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "jtag_bitbang: byte %" PRIu64 ": unknown request 0x%02x\n", s->st.bytes - 1, bad);
+			return -1;
+		}
 	}
-wfail:
-	fprintf(stderr, "jtag_bitbang: write: %s\n", strerror(errno));
-	return -1;
 }
 
 static int usage(const char *bad)
@@ -245,8 +225,8 @@ int main(int argc, char **argv)
 	unsigned errs = wgjtag_errors(s.j);
 	printf("jtag_bitbang: %" PRIu64 " requests, %" PRIu64 " TCK cycles, %" PRIu64 " TDO reads, %" PRIu64
 	       " resets, %" PRIu64 " clk_i cycles since reset, %.2f s: %.0f TCK cycles/s\n",
-	       s.bytes, s.tck_rises, s.reads, s.resets, wgjtag_clk_cycles(s.j), dt,
-	       dt > 0 ? (double)s.tck_rises / dt : 0.0);
+	       s.st.bytes, s.st.tck_rises, s.st.reads, s.st.resets, wgjtag_clk_cycles(s.j), dt,
+	       dt > 0 ? (double)s.st.tck_rises / dt : 0.0);
 	wgjtag_close(s.j);
 	if (errs) {
 		fprintf(stderr, "jtag_bitbang: %u RTL assertion failures\n", errs);

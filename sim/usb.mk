@@ -62,11 +62,11 @@ top-lint:
 	$(VERILATOR) --lint-only -Wall -y sim/xilinx $(SM_VLT) $(TOP_RTL) --top-module wg_board_top -GNUM_SMS=1 -GRETIRE_EN=0
 	@echo "top-lint: clean"
 
-$(FX2_EMU): tests/usb/fx2_emu.c sim/fx2_model.c sim/fx2_model.h sim/wgtop.h host/include/wg_usb_proto.h \
+$(FX2_EMU): tests/usb/fx2_emu.c sim/fx2_model.c sim/fx2_model.h sim/remote_bitbang.c sim/remote_bitbang.h sim/wgtop.h host/include/wg_usb_proto.h \
 		host/include/wg_link_proto.h $(TOP_LIB)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Werror -Ihost/include -Isim $$(pkg-config --cflags $(USB_PKGS)) \
-		-o $@ tests/usb/fx2_emu.c sim/fx2_model.c $(TOP_LIB) $$(pkg-config --libs $(USB_PKGS)) -lstdc++ -lz -lpthread -lm
+		-o $@ tests/usb/fx2_emu.c sim/fx2_model.c sim/remote_bitbang.c $(TOP_LIB) $$(pkg-config --libs $(USB_PKGS)) -lstdc++ -lz -lpthread -lm
 
 fx2-emu: $(FX2_EMU)
 

@@ -7,13 +7,8 @@ if {![info exists WG_SCANS]} {
 	set WG_SCANS 2000
 }
 set T warpgate.tap
-
-proc wg_check {cond what} {
-	if {!$cond} {
-		error $what
-	}
-	echo "jtag-test: ok $what"
-}
+set WG_TEST jtag-test
+source [file join [file dirname [info script]] jtag_test_lib.tcl]
 
 proc wg_test {} {
 	global T WG_SCANS WG_IR_IDCODE WG_IR_BYPASS WG_IR_USER1
@@ -72,23 +67,7 @@ proc wg_test {} {
 	wg_check [expr {$s == 0x80}] [format "resumed: USER2 0x%02x" $s]
 
 	# Speed: WG_SCANS USER1 scans (48 bits each), each a round trip through OpenOCD.
-	irscan $T $WG_IR_USER1
-	set t0 [clock milliseconds]
-	for {set i 0} {$i < $WG_SCANS} {incr i} {
-		drscan $T 32 0 15 $WG_A_CNT 1 0
-	}
-	set dt [expr {[clock milliseconds] - $t0}]
-	if {$dt < 1} {
-		set dt 1
-	}
-	echo [format "jtag-test: %d USER1 drscans (48 bits) in %d ms: %.0f scans/s through OpenOCD remote_bitbang" \
-		$WG_SCANS $dt [expr {$WG_SCANS * 1000.0 / $dt}]]
+	wg_scan_speed $T
 }
 
-init
-if {[catch wg_test msg]} {
-	echo "jtag-test: FAIL $msg"
-	shutdown error
-}
-echo "jtag-test: all checks passed"
-shutdown
+wg_run

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "fx2_model.h"
+#include "remote_bitbang.h"
 #include "wg_link_proto.h"
 #include "wg_usb_proto.h"
 #include "wgtop.h"
@@ -114,8 +115,8 @@ struct emu {
 	uint64_t waits, wait_expired;
 	/* JTAG (remote_bitbang) */
 	int jtag_listen, jtag_fd;
-	uint64_t jtag_bytes, jtag_writes, jtag_reads, jtag_tck;
-	int jtag_tck_last, jtag_trst_n;
+	struct rbb_stats jtag_st;
+	int jtag_tdo, jtag_trst_n;
 };
 
 static struct emu E;
@@ -724,77 +725,48 @@ static int fpga_rst_n(void)
 	return E.rst_until <= g_get_monotonic_time() && E.stage == BRIDGE;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/*
+ * The JTAG pins of the top for the remote_bitbang decoder (E.mu held): a pin write, then
+ * JTAG_CYCLES IFCLK cycles; TRST from 't' 'u' (SRST is not wired: the FPGA's reset is the
+ * FX2's); the sleep requests have nothing to do (the link's time runs anyway).
+ */
+static void jtag_pins(void *ctx, int tck, int tms, int tdi)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	uint64_t ran;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	(void)ctx;
+	E.jtag_tdo = wgtop_jtag(E.top, tck, tms, tdi, E.jtag_trst_n);
+	wgtop_run_fx2(E.top, &E.m, fpga_rst_n(), JTAG_CYCLES, &ran);
+	if (E.m.n.violations)
+		fail("FIFO pin protocol violated: %s", E.m.last_violation);
 }
 
-/*
- * Requests in[0..n) against the top (E.mu held): '0'..'7' pins (4 TCK + 2 TMS + TDI),
- * then JTAG_CYCLES IFCLK cycles; 'R' TDO into out; 'r' 's' 't' 'u' TRST (SRST is not
- * wired: the FPGA's reset is the FX2's); 'B' 'b' blink; 'Z' 'z' sleep requests
- * (nothing to do: the link's time runs anyway); 'Q' quit (returns 1). -1: a request
- * this port does not serve (the SWD ones).
- */
-static int jtag_requests(const char *in, size_t n, char *out, size_t *nout, int *tdo)
+static int jtag_tdo(void *ctx)
 {
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)in[i];
+	(void)ctx;
+	return E.jtag_tdo > 0;
+}
 
-		if (c >= '0' && c <= '7') {
-			int tck = (c - '0') >> 2 & 1, tms = (c - '0') >> 1 & 1, tdi = (c - '0') & 1;
-			uint64_t ran;
-
-			*tdo = wgtop_jtag(E.top, tck, tms, tdi, E.jtag_trst_n);
-			if (tck && !E.jtag_tck_last)
-				E.jtag_tck++;
-			E.jtag_tck_last = tck;
-			E.jtag_writes++;
-			wgtop_run_fx2(E.top, &E.m, fpga_rst_n(), JTAG_CYCLES, &ran);
-			if (E.m.n.violations)
-				fail("FIFO pin protocol violated: %s", E.m.last_violation);
-		} else if (c == 'R') {
-			out[(*nout)++] = *tdo > 0 ? '1' : '0';
-			E.jtag_reads++;
-		} else if (c >= 'r' && c <= 'u') {
-			E.jtag_trst_n = !(c == 't' || c == 'u');
-			*tdo = wgtop_jtag(E.top, E.jtag_tck_last, 1, 0, E.jtag_trst_n);
-		} else if (c == 'B' || c == 'b' || c == 'Z' || c == 'z' || c == ' ' || c == '\n' || c == '\r' ||
-		           c == '\t') {
-			;
-		} else if (c == 'Q') {
-			return 1;
-		} else {
-			fprintf(stderr, "fx2-emu: remote_bitbang: request '%c' (0x%02x) is not served (JTAG only)\n",
-			        c >= 0x20 && c < 0x7f ? c : '?', c);
-			return -1;
-		}
-	}
-	return 0;
+static void jtag_reset(void *ctx, int trst, int srst)
+{
+	(void)ctx;
+	(void)srst;
+	E.jtag_trst_n = !trst;
+	E.jtag_tdo = wgtop_jtag(E.top, E.jtag_st.last_tck, 1, 0, E.jtag_trst_n);
 }
 
 /* Serve one client after another until the program ends; each chunk under E.mu. */
 static gpointer jtag_thread(gpointer unused)
 {
+	const struct rbb_ops ops = {NULL, jtag_pins, jtag_tdo, jtag_reset, NULL};
 	char in[4096], out[4096];
-	int tdo = -1;
 
 	(void)unused;
 	for (;;) {
 		struct pollfd p = {E.jtag_fd >= 0 ? E.jtag_fd : E.jtag_listen, POLLIN, 0};
 		ssize_t n;
 		size_t nout = 0;
-		int rc;
+		int rc, bad = 0;
 
 		if (poll(&p, 1, 200) <= 0)
 			continue;
@@ -812,24 +784,24 @@ static gpointer jtag_thread(gpointer unused)
 		n = read(E.jtag_fd, in, sizeof(in));
 		if (n < 0 && errno == EINTR)
 			continue;
-		E.jtag_bytes += n > 0 ? (uint64_t)n : 0;
 		rc = 1;
 		if (n > 0) {
 			g_atomic_int_inc(&E.handler_waiting);
 			g_mutex_lock(&E.mu);
 			g_atomic_int_dec_and_test(&E.handler_waiting);
-			rc = jtag_requests(in, (size_t)n, out, &nout, &tdo);
+			rc = rbb_requests(&ops, &E.jtag_st, in, (size_t)n, out, &nout, &bad);
 			if (rc < 0)
-				fail("bad remote_bitbang request from the JTAG client");
+				fail("bad remote_bitbang request from the JTAG client: '%c' (0x%02x), not served (JTAG only)",
+				     bad >= 0x20 && bad < 0x7f ? bad : '?', bad);
 			g_cond_broadcast(&E.cv); /* the FPGA's loop: the top may have work now */
 			g_mutex_unlock(&E.mu);
-			if (nout && write_all(E.jtag_fd, out, nout))
+			if (nout && rbb_write_all(E.jtag_fd, out, nout))
 				rc = 1;
 		}
 		if (rc != 0) {
 			vlog("JTAG client done (%llu bytes, %llu pin writes, %llu TDO reads)",
-			     (unsigned long long)E.jtag_bytes, (unsigned long long)E.jtag_writes,
-			     (unsigned long long)E.jtag_reads);
+			     (unsigned long long)E.jtag_st.bytes, (unsigned long long)E.jtag_st.writes,
+			     (unsigned long long)E.jtag_st.reads);
 			close(E.jtag_fd);
 			E.jtag_fd = -1;
 		}
@@ -1091,8 +1063,8 @@ int main(int argc, char **argv)
 			        (unsigned long long)E.m.n.pktends, (unsigned long long)E.m.n.zlps, (unsigned long long)E.ctrl,
 			        (unsigned long long)E.reaps, (unsigned long long)E.reaps_empty,
 			        (unsigned long long)E.m.n.violations, (unsigned long long)E.waits,
-			        (unsigned long long)E.wait_expired, (unsigned long long)E.jtag_writes,
-			        (unsigned long long)E.jtag_tck, (unsigned long long)E.jtag_reads);
+			        (unsigned long long)E.wait_expired, (unsigned long long)E.jtag_st.writes,
+			        (unsigned long long)E.jtag_st.tck_rises, (unsigned long long)E.jtag_st.reads);
 			fclose(sf);
 		}
 	}

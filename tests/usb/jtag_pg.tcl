@@ -12,13 +12,8 @@ if {![info exists WG_PG_WAKE]} {
 	set WG_PG_WAKE 60
 }
 set T warpgate.tap
-
-proc wg_check {cond what} {
-	if {!$cond} {
-		error $what
-	}
-	echo "usb-jtag-test: ok $what"
-}
+set WG_TEST usb-jtag-test
+source [file join [file dirname [info script]] ../rtl/jtag_test_lib.tcl]
 
 # CNT i of the board top.
 proc wg_cnt {i} {
@@ -94,23 +89,7 @@ proc wg_test {} {
 	wg_check [expr {$h3 > $h2}] "target time runs after resume: $h2 -> $h3"
 
 	# Speed: WG_SCANS USER1 scans (48 bits each) while the kernel runs.
-	irscan $T $WG_IR_USER1
-	set t0 [clock milliseconds]
-	for {set i 0} {$i < $WG_SCANS} {incr i} {
-		drscan $T 32 0 15 $WG_A_CNT 1 0
-	}
-	set dt [expr {[clock milliseconds] - $t0}]
-	if {$dt < 1} {
-		set dt 1
-	}
-	echo [format "usb-jtag-test: %d USER1 drscans (48 bits) in %d ms: %.0f scans/s through OpenOCD remote_bitbang" \
-		$WG_SCANS $dt [expr {$WG_SCANS * 1000.0 / $dt}]]
+	wg_scan_speed $T
 }
 
-init
-if {[catch wg_test msg]} {
-	echo "usb-jtag-test: FAIL $msg"
-	shutdown error
-}
-echo "usb-jtag-test: all checks passed"
-shutdown
+wg_run
