@@ -943,7 +943,6 @@ static int pg_close(struct run *R)
 	return rc;
 }
 
-/* The counter snapshot of SM sm, page 0 or 1 (the GPU stands at its grant). */
 /*
  * n counter pages of SM sm (the GPU stands at its grant): every CNT_READ is queued at once
  * and the COUNTERS events come back in order, so a transport with a round-trip delay pays
@@ -1021,7 +1020,7 @@ static int sample_and_release(struct run *R)
 	return rc;
 }
 
-#define PG_MAX_PAGES 40 /* a batch: the histogram of one unit (20 pages) or 8 x 64 lane counters */
+#define PG_MAX_PAGES 40 /* a batch of counter pages (26 values each); the 8 per lane of WG_PG_MAX_LANES lanes take 20 */
 /* n values of SM sm's power-gating counter port from address a on (pages of 26). */
 static int pg_values(struct run *R, uint32_t sm, uint32_t a, uint32_t n, uint64_t *v, struct wg_gpu_host_totals *tot)
 {
@@ -1050,7 +1049,7 @@ static int pg_read_sm(struct run *R, uint32_t sm, struct wg_pg_sm *p, struct wg_
 	const struct wggpu_info *in = R->E->info;
 	uint32_t w = in->simd_width;
 	uint64_t *v = calloc(8u * WG_PG_MAX_LANES, sizeof(*v));
-	uint32_t (*hc)[WGGPU_CNT_WORDS] = malloc(PG_MAX_PAGES * sizeof(*hc));
+	uint32_t (*hc)[WGGPU_CNT_WORDS] = malloc(HIST_BATCH * sizeof(*hc));
 	int rc = v && hc ? 0 : WG_ENOMEM;
 
 	memset(p, 0, sizeof(*p));
