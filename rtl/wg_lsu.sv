@@ -23,6 +23,24 @@
 // writes of memory elements at run-time indexes: yosys-friendly; and no
 // whole-vector copy per cycle in Verilator, which a flat vector with partial
 // writes costs).
+//
+// LSU_LANES lanes per cycle (docs/fpga.md section 3.3, docs/memory-pipeline.md
+// section 5): the per-lane logic exists LSU_LANES times and runs over
+// NG = 32 / LSU_LANES lane groups, the group picked by a small counter
+// (constant-index slices under a compare with the counter):
+//   - AGU: one group per cycle (A_AGU for groups 0..NG-2, A_CHECK for the last),
+//     shifted into the registered address row row_q; the fault is the first one
+//     found in lane order, decided in A_CHECK. The row holds each space's final
+//     address (shared: + CTA base; local: the device address of word 0, and
+//     + 4 x total threads per further word, again one group per cycle while the
+//     coalescer works on the previous word);
+//   - store data: an offered store transaction's block is built one group per
+//     cycle; the request goes to the L1 with the last group;
+//   - load results: responses wait in a small FIFO (the L1 cannot be stalled;
+//     at most RQ_DEPTH load requests are outstanding) and are written into the
+//     slot's rows one group per cycle.
+// With LSU_LANES = 32 there is one group and every step takes the cycle it
+// took before (no A_AGU, no wait for store data, no FIFO).
 `default_nettype none
 
 module wg_lsu #(
@@ -142,6 +160,13 @@ module wg_lsu #(
   localparam int unsigned ROWS    = DMEM_BYTES / 128;
   localparam int unsigned WAYS_W  = $clog2(L1_WAYS + 1);
   localparam logic [5:0]  RZ      = wg_isa_pkg::REG_RZ;
+  // Lane groups of the narrow memory path (one group = LSU_LANES lanes).
+  localparam int unsigned NG      = 32 / LSU_LANES;
+  localparam int unsigned NG_W    = (NG > 1) ? $clog2(NG) : 1;
+  localparam int unsigned LGW     = LSU_LANES * 32;      // bits of a group's words
+  localparam logic [NG_W-1:0] G_LAST = NG_W'(NG - 1);
+  // Load responses waiting for their groups (LSU_LANES < 32 only).
+  localparam int unsigned RQ_DEPTH = 4;
 
   localparam logic [1:0] SP_GLOBAL = 2'd0, SP_SHARED = 2'd1, SP_LOCAL = 2'd2, SP_PARAM = 2'd3;
   localparam logic [1:0] K_LINE = 2'd0, K_SEG = 2'd1, K_STORE = 2'd2, K_THREAD = 2'd3;
@@ -149,7 +174,7 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   // Input arbitration: an instruction takes the AGU and a result slot.
   // ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {A_IDLE, A_WAIT2, A_CHECK, A_COAL, A_SMEM, A_PARAM} astate_e;
+  typedef enum logic [2:0] {A_IDLE, A_WAIT2, A_CHECK, A_COAL, A_SMEM, A_PARAM, A_AGU} astate_e;
   astate_e a_q, a_d;
 
   logic [SLOTS-1:0] slot_busy_q;
@@ -280,14 +305,25 @@ module wg_lsu #(
   endfunction
 
   // ---------------------------------------------------------------------------
-  // AGU: addresses and checks of all lanes.
+  // AGU: addresses and checks, one lane group per cycle (A_AGU for groups
+  // 0..NG-2, A_CHECK for the last), into the address row.
   // ---------------------------------------------------------------------------
-  logic [1023:0] addr_row;     // ra (+ imm): the thread's address in its space
-  logic [4:0]    f_lane;
-  logic          f_any;
-  logic [3:0]    f_code;
-  logic [31:0]   f_addr;
-  logic [31:0]   win;
+  // row_q, lane l at [l*32 +: 32]: global, param: ra (+ imm); shared: + the CTA's
+  // base (wg_smem's address); local: the device address of word k_in (docs/sm.md
+  // section 4). Groups enter at the top and shift down, so the row is in lane
+  // order after NG steps; its users (coalescer, wg_smem, LDC) read it only then.
+  logic [1023:0]   row_q;
+  logic [NG_W-1:0] ag_q;         // group of the current AGU / next-word step
+  logic            up_q;         // next-word steps 1..NG-1 under way
+  logic            f_any_q;      // a fault in an earlier group of the instruction
+  logic [4:0]      f_lane_q;
+  logic [3:0]      f_code_q;
+  logic [31:0]     f_addr_q;
+  logic [4:0]      f_lane;
+  logic            f_any;
+  logic [3:0]      f_code;
+  logic [31:0]     f_addr;
+  logic [31:0]     win;
   always_comb begin
     case (a_space_q)
       SP_SHARED: win = smem_cta_i;
@@ -296,36 +332,117 @@ module wg_lsu #(
       default:   win = 32'hFFFF_FFFF;
     endcase
   end
-  // The addresses are used from A_CHECK on, the checks only in A_CHECK (the
-  // fault outputs are read only with fault_o): both are skipped while the AGU
-  // is idle (Verilator evaluates the block every cycle).
+
+  // Coalescer accesses of the instruction (local .64 / .128: one per 4-byte word).
+  logic [2:0] nwords;
+  logic [2:0] k_in_q, k_tx_q;
+  logic       co_in_valid, co_in_ready, co_take;
+  assign nwords  = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1;
+  assign co_in_valid = (a_q == A_COAL) && (k_in_q < nwords) && !up_q;
+  assign co_take = co_in_valid && co_in_ready;
+
+  // A step of the row: an AGU group, or (as the coalescer takes a local word that
+  // is not the last, and while up_q) a group of the next word: + 4 x total threads
+  // per lane ((a + 4k) >> 2 = (a >> 2) + k: the word's address is the previous
+  // word's plus one row of the interleaved layout).
+  logic             ag_agu, ag_step;
+  logic [LGW-1:0]   g_new;       // the group's new row words
+  logic             g_any;       // a fault in this group (AGU steps only)
+  logic [4:0]       g_lane;
+  logic [3:0]       g_code;
+  logic [31:0]      g_addr;
+  assign ag_agu  = (a_q == A_AGU) || (a_q == A_CHECK);
+  assign ag_step = ag_agu || up_q || (co_take && k_in_q + 3'd1 < nwords);
+  // Evaluated only on steps (Verilator evaluates the block every cycle).
   always_comb begin
-    logic [31:0] a;
-    logic        mis, out;
-    a        = '0;
-    mis      = 1'b0;
-    out      = 1'b0;
-    f_any    = 1'b0;
-    f_code   = '0;
-    f_lane   = '0;
-    f_addr   = '0;
-    addr_row = '0;
-    if (a_q != A_IDLE) begin
-      for (int l = 0; l < 32; l++) begin
-        a = a_atom_q ? a_ra_q[l*32 +: 32] : a_ra_q[l*32 +: 32] + au.imm;
-        addr_row[l*32 +: 32] = a;
-        mis = (a & (32'(a_bytes_q) - 32'd1)) != '0;
-        out = (a_space_q != SP_GLOBAL) && ({1'b0, a} + 33'(a_bytes_q) > {1'b0, win});
-        if (a_q == A_CHECK && a_exec_q[l] && (mis || out) && !f_any) begin
-          f_any  = 1'b1;
-          f_lane = 5'(l);
-          f_addr = a;
-          if (mis) f_code = wg_sm_pkg::FAULT_ALIGN;
-          else if (a_space_q == SP_SHARED) f_code = wg_sm_pkg::FAULT_SHARED;
-          else if (a_space_q == SP_LOCAL) f_code = wg_sm_pkg::FAULT_LOCAL;
-          else f_code = wg_sm_pkg::FAULT_PARAM;
+    logic [LGW-1:0]       ra;
+    logic [LSU_LANES-1:0] ex;
+    logic [31:0]          a, la;
+    logic [4:0]           l;
+    logic                 mis, out;
+    ra     = '0;
+    ex     = '0;
+    a      = '0;
+    la     = '0;
+    l      = '0;
+    mis    = 1'b0;
+    out    = 1'b0;
+    g_new  = '0;
+    g_any  = 1'b0;
+    g_lane = '0;
+    g_code = '0;
+    g_addr = '0;
+    if (ag_step) begin
+      for (int g = 0; g < 32'(NG); g++) begin
+        if (32'(ag_q) == g) begin
+          ra = a_ra_q[g*LGW +: LGW];
+          ex = a_exec_q[g*LSU_LANES +: LSU_LANES];
         end
       end
+      for (int i = 0; i < 32'(LSU_LANES); i++) begin
+        l   = 5'(32'(ag_q) * LSU_LANES + 32'(i));
+        a   = a_atom_q ? ra[i*32 +: 32] : ra[i*32 +: 32] + au.imm;
+        mis = (a & (32'(a_bytes_q) - 32'd1)) != '0;
+        out = (a_space_q != SP_GLOBAL) && ({1'b0, a} + 33'(a_bytes_q) > {1'b0, win});
+        la  = local_base_i + (a >> 2) * (total_threads_i << 2) + ((a_gtid0_q + 32'(l)) << 2) +
+              {30'd0, a[1:0]};
+        g_new[i*32 +: 32] = !ag_agu ? row_q[i*32 +: 32] + (total_threads_i << 2) :
+                            (a_space_q == SP_SHARED) ? a_sbase_q + a :
+                            (a_space_q == SP_LOCAL) ? la : a;
+        if (ag_agu && ex[i] && (mis || out) && !g_any) begin
+          g_any  = 1'b1;
+          g_lane = l;
+          g_addr = a;
+          if (mis) g_code = wg_sm_pkg::FAULT_ALIGN;
+          else if (a_space_q == SP_SHARED) g_code = wg_sm_pkg::FAULT_SHARED;
+          else if (a_space_q == SP_LOCAL) g_code = wg_sm_pkg::FAULT_LOCAL;
+          else g_code = wg_sm_pkg::FAULT_PARAM;
+        end
+      end
+    end
+  end
+
+  if (NG == 1) begin : g_row_all
+    always_ff @(posedge clk_i) begin
+      if (ag_step) row_q <= g_new;
+    end
+  end else begin : g_row_shift
+    always_ff @(posedge clk_i) begin
+      if (ag_step) row_q <= {g_new, row_q[1023:LGW]};
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ag_q    <= '0;
+      up_q    <= 1'b0;
+      f_any_q <= 1'b0;
+    end else begin
+      if (ag_step) ag_q <= (ag_q == G_LAST) ? '0 : NG_W'(ag_q + 1'b1);
+      if (ag_step && !ag_agu) up_q <= (ag_q != G_LAST);
+      if (a_q == A_AGU && g_any) f_any_q <= 1'b1;
+      if (a_q == A_CHECK) f_any_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (a_q == A_AGU && g_any && !f_any_q) begin
+      f_lane_q <= g_lane;
+      f_code_q <= g_code;
+      f_addr_q <= g_addr;
+    end
+  end
+
+  // The instruction's fault (lowest faulting lane), read only with fault_o.
+  always_comb begin
+    f_any  = 1'b0;
+    f_code = '0;
+    f_lane = '0;
+    f_addr = '0;
+    if (a_q == A_CHECK) begin
+      f_any  = f_any_q || g_any;
+      f_lane = f_any_q ? f_lane_q : g_lane;
+      f_code = f_any_q ? f_code_q : g_code;
+      f_addr = f_any_q ? f_addr_q : g_addr;
     end
   end
 
@@ -340,38 +457,17 @@ module wg_lsu #(
   endfunction
 
   // ---------------------------------------------------------------------------
-  // Coalescer side: words of the access (local: one per 4-byte word).
+  // Coalescer side: the row is the access (local: word k_in's addresses).
   // ---------------------------------------------------------------------------
-  logic [2:0]    nwords;        // coalescer accesses of the instruction
-  logic [2:0]    k_in_q, k_tx_q;
-  logic [1023:0] c_addr;        // addresses of word k_in
+  logic [1023:0] c_addr;
   logic [2:0]    c_size;
-  assign nwords = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1;
+  assign c_addr = row_q;
   assign c_size = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4) ? 3'd2 : log2b(a_bytes_q);
-  // Used only as the coalescer takes the access (co_in_valid, defined below).
-  logic co_in_valid;
-  always_comb begin
-    logic [31:0] w;
-    w      = '0;
-    c_addr = '0;
-    if (co_in_valid) begin
-      for (int l = 0; l < 32; l++) begin
-        w = addr_row[l*32 +: 32] + {27'd0, k_in_q[1:0], 2'b00};
-        if (a_space_q == SP_LOCAL)
-          c_addr[l*32 +: 32] = local_base_i + (w >> 2) * (total_threads_i << 2) +
-                               ((a_gtid0_q + 32'(l)) << 2) + {30'd0, w[1:0]};
-        else
-          c_addr[l*32 +: 32] = w;
-      end
-    end
-  end
 
-  logic          co_in_ready;
   logic          tx_valid, tx_ready, tx_last;
   logic [31:0]   tx_addr, tx_lanes;
   logic [2:0]    tx_size;
   logic [127:0]  tx_bmask;
-  assign co_in_valid = (a_q == A_COAL) && (k_in_q < nwords);
 
   if (LSU_LANES >= 32) begin : g_coal
     wg_coalescer u_coal (
@@ -440,21 +536,36 @@ module wg_lsu #(
   // Store data of the transaction: the served lanes' bytes at their offsets in
   // the aligned block, the highest lane last (it wins a byte written twice).
   // Formed only while a store transaction is offered (the L1 takes the data
-  // with the request only; Verilator skips the 32-lane loop on other cycles).
+  // with the request only; Verilator skips the lane loop on other cycles), one
+  // lane group per cycle: groups 0..NG-2 into wd_q, the last one on top of it as
+  // the request goes out (wd_done).
   // Accesses are naturally aligned (wg_coalescer asserts it), so a lane's bytes
   // lie in the 16 B chunk o[6:4] from byte o[3:0]: a 128-bit shift and a chunk
   // select per lane, not a shift of the whole 1024-bit block.
-  logic [1023:0] tx_wdata;
-  logic [127:0]  st_bytes;      // byte mask of one thread's access (low bytes)
+  logic [1023:0]   tx_wdata;
+  logic [1023:0]   wd_base;       // the block from the groups before wg_q
+  logic [NG_W-1:0] wg_q;          // group of the store data formed this cycle
+  logic            wd_done;       // the block is complete (loads: always)
+  logic [127:0]    st_bytes;      // byte mask of one thread's access (low bytes)
   assign st_bytes = (c_size == 3'd4) ? {128{1'b1}} : ((128'd1 << (8 * (32'd1 << c_size))) - 128'd1);
-  logic st_word;                // local .64 / .128: one word (k_tx) per access
+  logic st_word;                  // local .64 / .128: one word (k_tx) per access
   assign st_word = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4);
+  assign wd_done = !a_st_q || wg_q == G_LAST;
   always_comb begin
+    logic [LGW-1:0]         gb, gc, gd, ge;
+    logic [LSU_LANES*7-1:0] go;
+    logic [LSU_LANES-1:0]   gl;
     logic [127:0] v, vm, vd;
     logic [63:0]  h;
     logic [6:0]   o;
     logic         en;
-    tx_wdata = '0;
+    tx_wdata = wd_base;
+    gb = '0;
+    gc = '0;
+    gd = '0;
+    ge = '0;
+    go = '0;
+    gl = '0;
     v  = '0;
     vm = '0;
     vd = '0;
@@ -462,16 +573,28 @@ module wg_lsu #(
     o  = '0;
     en = 1'b0;
     if (a_st_q && tx_valid) begin
-      for (int l = 0; l < 32; l++) begin
-        v  = st_val(5'(l), a_bytes_q);
+      for (int g = 0; g < 32'(NG); g++) begin
+        if (32'(wg_q) == g) begin
+          gb = a_rb_q[g*LGW +: LGW];
+          gc = a_rc_q[g*LGW +: LGW];
+          gd = a_rd_q[g*LGW +: LGW];
+          ge = a_re_q[g*LGW +: LGW];
+          go = c_off_tx[g*LSU_LANES*7 +: LSU_LANES*7];
+          gl = tx_lanes[g*LSU_LANES +: LSU_LANES];
+        end
+      end
+      for (int i = 0; i < 32'(LSU_LANES); i++) begin
+        // Up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re).
+        v  = (a_bytes_q == 5'd16) ? {ge[i*32 +: 32], gd[i*32 +: 32], gc[i*32 +: 32], gb[i*32 +: 32]} :
+                                    {64'd0, gc[i*32 +: 32], gb[i*32 +: 32]};
         h  = k_tx_q[1] ? v[127:64] : v[63:0];
         v  = st_word ? {96'd0, k_tx_q[0] ? h[63:32] : h[31:0]} : v;
-        o  = c_off_tx[l*7 +: 7];
+        o  = go[i*7 +: 7];
         vm = shl_b128(st_bytes, o[3:0]);
         vd = shl_b128(v & st_bytes, o[3:0]);
         // Per byte of the block: this lane's byte if it covers it (later lanes win).
         for (int c = 0; c < 8; c++) begin
-          en = tx_lanes[l] && o[6:4] == 3'(c);
+          en = gl[i] && o[6:4] == 3'(c);
           for (int j = 0; j < 16; j++) begin
             tx_wdata[c*128 + j*8 +: 8] = (en && vm[j*8]) ? vd[j*8 +: 8] : tx_wdata[c*128 + j*8 +: 8];
           end
@@ -480,17 +603,39 @@ module wg_lsu #(
     end
   end
 
+  logic l1_req_fire;
+  if (NG == 1) begin : g_wd_all
+    assign wg_q    = '0;
+    assign wd_base = '0;
+  end else begin : g_wd_groups
+    logic [1023:0] wd_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        wg_q <= '0;
+      end else if (l1_req_fire) begin
+        wg_q <= '0;
+      end else if (a_st_q && tx_valid && !wd_done) begin
+        wg_q <= NG_W'(wg_q + 1'b1);
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (a_st_q && tx_valid && !wd_done) wd_q <= tx_wdata;
+    end
+    assign wd_base = (wg_q == '0) ? '0 : wd_q;
+  end
+
   // ---------------------------------------------------------------------------
   // L1 requests and the tag table.
   // ---------------------------------------------------------------------------
   logic [NTAGS-1:0] tag_busy_q;
   logic [TAG_W-1:0] tag_next_q;
   logic             tag_ok;
-  logic             l1_req_valid, l1_req_ready, l1_req_fire, l1_cache;
+  logic             l1_req_valid, l1_req_ready, l1_cache;
+  logic             ld_ok;        // a load request has room in the response FIFO
   logic [1:0]       l1_cmd;
   assign tag_ok       = !tag_busy_q[tag_next_q];
-  assign l1_req_valid = tx_valid && tag_ok;
-  assign tx_ready     = l1_req_ready && tag_ok;
+  assign l1_req_valid = tx_valid && tag_ok && wd_done && ld_ok;
+  assign tx_ready     = l1_req_ready && tag_ok && wd_done && ld_ok;
   assign l1_req_fire  = l1_req_valid && l1_req_ready;
   assign l1_cmd       = a_atom_q ? 2'd2 : a_st_q ? 2'd1 : 2'd0;
   assign l1_cache     = (a_space_q == SP_LOCAL) || (l1_fermi_i && a_ld_q && !a_cg_q);
@@ -606,7 +751,7 @@ module wg_lsu #(
     sm_wdata = '0;
     if (sm_in_valid) begin
       for (int l = 0; l < 32; l++) begin
-        sm_addr[l*32 +: 32]    = a_sbase_q + addr_row[l*32 +: 32];
+        sm_addr[l*32 +: 32]    = row_q[l*32 +: 32];
         sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
       end
     end
@@ -685,7 +830,7 @@ module wg_lsu #(
     for (int l = 31; l >= 0; l--) if (p_rem_q[l]) p_lane = 5'(l);
   end
   assign p_go        = (a_q == A_PARAM) && p_rem_q != '0;
-  assign p_waddr     = addr_row[p_lane*32 +: 32] + {28'd0, p_word_q, 2'b00};
+  assign p_waddr     = row_q[p_lane*32 +: 32] + {28'd0, p_word_q, 2'b00};
   assign p_lane_done = ({1'b0, p_word_q} == ((a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1) - 3'd1);
 
   wg_ram_1r1w #(.DEPTH(CMEM_BYTES / 4), .WIDTH(32)) u_cmem (
@@ -714,8 +859,9 @@ module wg_lsu #(
     a_d      = a_q;
     agu_done = 1'b0;
     case (a_q)
-      A_IDLE:  if (accept) a_d = in_st128 ? A_WAIT2 : A_CHECK;
-      A_WAIT2: if (accept2) a_d = A_CHECK;
+      A_IDLE:  if (accept) a_d = in_st128 ? A_WAIT2 : (NG > 1) ? A_AGU : A_CHECK;
+      A_WAIT2: if (accept2) a_d = (NG > 1) ? A_AGU : A_CHECK;
+      A_AGU:   if (NG_W'(ag_q + 1'b1) == G_LAST) a_d = A_CHECK;
       A_CHECK: begin
         if (f_any) begin
           a_d = A_IDLE;          // faulted: nothing more issues
@@ -763,7 +909,7 @@ module wg_lsu #(
         k_tx_q    <= '0;
         sm_sent_q <= 1'b0;
       end
-      if (co_in_valid && co_in_ready) k_in_q <= k_in_q + 3'd1;
+      if (co_take) k_in_q <= k_in_q + 3'd1;
       if (tx_valid && tx_ready && tx_last) k_tx_q <= k_tx_q + 3'd1;
       if (sm_in_valid && sm_in_ready) sm_sent_q <= 1'b1;
     end
@@ -849,45 +995,119 @@ module wg_lsu #(
   logic [7:0]        sl_pend_q   [SLOTS];   // L1 requests without response (loads, atomics)
   logic [SLOTS-1:0]  sl_agu_done_q;
 
-  // Rows of a response: each served lane's bytes from its offset.
-  logic [4095:0] rsp_rows;
-  logic [127:0]  rsp_rmask;     // lanes per row (4 x 32)
-  logic [2:0]    rsp_mod;
-  logic [32*7-1:0] rsp_off;
-  assign rsp_mod = sl_mod_q[rsp_slot];
+  // Rows of a load response: each served lane's bytes from its offset, one lane
+  // group per cycle (rg_q). With NG = 1 the L1's response is written in the cycle
+  // it arrives; else it goes through the FIFO u_rq (fall-through: an empty FIFO
+  // shows it at once) with its tag table entry, and leaves with its last group.
+  // The tag, the counters and memout_q are done with on arrival.
+  logic              rsp_load;
+  logic              rp_valid, rp_done, rp_local;
+  logic [SL_W-1:0]   rp_slot;
+  logic [1:0]        rp_word;
+  logic [31:0]       rp_lanes;
+  logic [1023:0]     rp_data;
+  logic [NG_W-1:0]   rg_q;
+  logic [4095:0]     rsp_rows;
+  logic [127:0]      rsp_rmask;   // lanes per row (4 x 32)
+  logic [2:0]        rsp_mod;
+  logic [LSU_LANES*7-1:0] rp_off; // the group's offsets
+  assign rsp_load = rsp_valid && !rsp_store;
+  assign rsp_mod  = sl_mod_q[rp_slot];
+  assign rp_done  = rp_valid && rg_q == G_LAST;
+
+  if (NG == 1) begin : g_rp_direct
+    assign rp_valid = rsp_load;
+    assign rp_slot  = rsp_slot;
+    assign rp_word  = rsp_word;
+    assign rp_local = rsp_local;
+    assign rp_lanes = rsp_lanes;
+    assign rp_data  = rsp_data;
+    assign rg_q     = '0;
+    assign ld_ok    = 1'b1;
+  end else begin : g_rp_fifo
+    localparam int unsigned RQ_W = SL_W + 2 + 1 + 32 + 1024;
+    localparam int unsigned RQ_CW = $clog2(RQ_DEPTH + 1);
+    logic              rq_in_ready, rq_full_unused, rq_empty_unused;
+    logic [RQ_CW-1:0]  rq_count_unused;
+    logic [RQ_W-1:0]   rq_out;
+    // Load requests whose response has not left the FIFO: at most RQ_DEPTH, so a
+    // response always finds room.
+    logic [RQ_CW-1:0]  ld_out_q;
+    wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RQ_W), .FALL_THROUGH(1'b1)) u_rq (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .flush_i     (1'b0),
+      .in_valid_i  (rsp_load),
+      .in_ready_o  (rq_in_ready),
+      .in_data_i   ({rsp_slot, rsp_word, rsp_local, rsp_lanes, rsp_data}),
+      .out_valid_o (rp_valid),
+      .out_ready_i (rp_done),
+      .out_data_o  (rq_out),
+      .count_o     (rq_count_unused),
+      .full_o      (rq_full_unused),
+      .empty_o     (rq_empty_unused)
+    );
+    assign {rp_slot, rp_word, rp_local, rp_lanes, rp_data} = rq_out;
+    assign ld_ok = a_st_q || ld_out_q < RQ_CW'(RQ_DEPTH);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        rg_q     <= '0;
+        ld_out_q <= '0;
+      end else begin
+        if (rp_valid) rg_q <= (rg_q == G_LAST) ? '0 : NG_W'(rg_q + 1'b1);
+        ld_out_q <= ld_out_q + RQ_CW'(l1_req_fire && !a_st_q) - RQ_CW'(rp_done);
+      end
+    end
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && rsp_load) assert (rq_in_ready) else $error("wg_lsu: load response FIFO full");
+    end
+`endif
+  end
+
   always_comb begin
-    rsp_off = '0;
+    rp_off = '0;
     for (int s = 0; s < 32'(SLOTS); s++) begin
       for (int k = 0; k < 4; k++) begin
-        if (32'(rsp_slot) == s && 32'(rsp_word) == k) rsp_off = sl_off_q[(s*4 + k)*224 +: 224];
+        for (int g = 0; g < 32'(NG); g++) begin
+          if (32'(rp_slot) == s && 32'(rp_word) == k && 32'(rg_q) == g)
+            rp_off = sl_off_q[(s*4 + k)*224 + g*LSU_LANES*7 +: LSU_LANES*7];
+        end
       end
     end
   end
-  // A lane's 16 bytes from its offset (zero past the block). Formed only for a
-  // load's response, the one use (so Verilator skips it on other cycles).
-  logic rsp_load;
-  assign rsp_load = rsp_valid && !rsp_store;
 
+  // A lane's 16 bytes from its offset (zero past the block). Formed only while a
+  // response is written, the one use (so Verilator skips it on other cycles).
   always_comb begin
-    logic [1143:0] pad;
-    logic [127:0]  b;
-    logic [31:0]   w;
-    logic          hit;
-    pad = {120'd0, rsp_data};
+    logic [1143:0]    pad;
+    logic [127:0]     b;
+    logic [31:0]      w;
+    logic             hit;
+    logic [4*LGW-1:0] gv;        // the group's words, row r at [r*LGW +: LGW]
+    pad = {120'd0, rp_data};
     b   = '0;
     w   = '0;
     hit = 1'b0;
+    gv  = '0;
     rsp_rows  = '0;
     rsp_rmask = '0;
-    if (rsp_load) begin
-      for (int l = 0; l < 32; l++) begin
-        b = bytes_at(pad, rsp_off[l*7 +: 7]);
-        // Local: the word of the response in row rsp_word; else word r in row r.
+    if (rp_valid) begin
+      for (int i = 0; i < 32'(LSU_LANES); i++) begin
+        b = bytes_at(pad, rp_off[i*7 +: 7]);
+        // Local: the word of the response in row rp_word; else word r in row r.
         for (int r = 0; r < 4; r++) begin
-          hit = !rsp_local || 32'(rsp_word) == r;
-          w   = rsp_local ? b[31:0] : b[r*32 +: 32];
-          rsp_rows[r*1024 + l*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
-          rsp_rmask[r*32 + l] = hit && rsp_lanes[l];
+          hit = !rp_local || 32'(rp_word) == r;
+          w   = rp_local ? b[31:0] : b[r*32 +: 32];
+          gv[r*LGW + i*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
+        end
+      end
+      // Lane l takes word l % LSU_LANES of the group when the group is l's.
+      for (int l = 0; l < 32; l++) begin
+        for (int r = 0; r < 4; r++) begin
+          rsp_rows[r*1024 + l*32 +: 32] = gv[r*LGW + (l % LSU_LANES)*32 +: 32];
+          rsp_rmask[r*32 + l] = (!rp_local || 32'(rp_word) == r) && rp_lanes[l] &&
+                                32'(rg_q) == l / LSU_LANES;
         end
       end
     end
@@ -919,7 +1139,7 @@ module wg_lsu #(
     for (genvar gr = 0; gr < 4; gr++) begin : g_res_row
       logic hit_rsp, hit_sm, hit_pr;
       logic [31:0] mr, mp;
-      assign hit_rsp = rsp_load && rsp_slot == SL_W'(gs);
+      assign hit_rsp = rp_valid && rp_slot == SL_W'(gs);
       assign hit_sm  = sm_out_valid && a_slot_q == SL_W'(gs);
       assign hit_pr  = pr_valid_q && a_slot_q == SL_W'(gs);
       assign mr      = rsp_rmask[gr*32 +: 32] & {32{hit_rsp}};
@@ -1050,7 +1270,7 @@ module wg_lsu #(
         logic [7:0] p;
         p = sl_pend_q[s];
         if (l1_req_fire && !a_st_q && a_slot_q == SL_W'(s)) p = p + 8'd1;
-        if (rsp_load && rsp_slot == SL_W'(s)) p = p - 8'd1;
+        if (rp_done && rp_slot == SL_W'(s)) p = p - 8'd1;
         sl_pend_q[s] <= p;
       end
       if (!wb_busy_q && wb_pick) begin
@@ -1163,6 +1383,10 @@ module wg_lsu #(
 
   assign idle_o = (a_q == A_IDLE) && slot_busy_q == '0 && tag_busy_q == '0 && !l1_busy;
 
+  if (LSU_LANES == 0 || 32 % LSU_LANES != 0) begin : g_bad_lanes
+    $error("wg_lsu: LSU_LANES must be 1, 2, 4, 8, 16 or 32");
+  end
+
   logic unused_ok;
   assign unused_ok = ^{au, l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
 
@@ -1170,7 +1394,7 @@ module wg_lsu #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (rsp_valid) assert (tag_busy_q[rsp_tag]) else $error("wg_lsu: response to a free tag");
-      if (rsp_load) assert (sl_pend_q[rsp_slot] != '0) else $error("wg_lsu: response to a slot with none pending");
+      if (rp_done) assert (sl_pend_q[rp_slot] != '0) else $error("wg_lsu: response to a slot with none pending");
       if (accept) assert (a_q == A_IDLE) else $error("wg_lsu: accept while the AGU is busy");
     end
   end

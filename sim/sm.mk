@@ -7,6 +7,7 @@
 #   make sm-lint        verilator --lint-only -Wall of every SM block as its own top
 #   make sm-synth       yosys synthesis of a small SM: sim/synth.mk, docs/synthesis.md
 #   make sm-unit-test   Verilator unit tests of wg_simt_stack and wg_warp_sched
+#   make sm-l4-test     test_sm on a small SM with LSU_LANES = 4 (docs/fpga.md section 3.3)
 # Parameters of the library build: SM_PARAMS (Verilator -G options); the same values
 # reach sim/wgsim.cpp as WGSIM_* macros.
 
@@ -73,6 +74,45 @@ bench-sim: $(SM_DIR)/test_sm
 	$(SM_DIR)/test_sm --bench=$(or $(BENCH_N),64)
 
 rtl-test:: sm-test sm-unit-test
+
+# The narrow memory path (docs/fpga.md section 3.3): a small SM (8 warps, 2 x 8 lanes,
+# 8192 registers) with LSU_LANES = 4, assertions on; test_sm's kernels against the golden
+# model as in sm-test. Its own model directory, so it does not disturb sm-lib.
+SM_L4_DIR    := $(BUILD)/sim-l4
+SM_L4_OBJ    := $(SM_L4_DIR)/obj
+SM_L4_PARAMS := -GNUM_WARPS=8 -GSIMD_WIDTH=8 -GNUM_REGS=8192 -GLSU_LANES=4
+SM_L4_CFLAGS := -O2 -march=native -I$(CURDIR)/sim -DWGSIM_NUM_WARPS=8 -DWGSIM_SIMD_WIDTH=8 \
+                -DWGSIM_NUM_REGS=8192
+SM_L4_VFLAGS := --cc --build -j 2 -Wall --assert --x-assign fast --x-initial fast \
+                -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SM_CXX) -CFLAGS "$(SM_L4_CFLAGS)"
+
+$(SM_L4_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk
+	@mkdir -p $(SM_L4_OBJ)
+	@echo "VERILATE wg_sm ($(SM_L4_PARAMS))"
+	@start=$$(date +%s); \
+	$(VERILATOR) $(SM_L4_VFLAGS) $(SM_L4_PARAMS) --top-module wg_sm --Mdir $(SM_L4_OBJ) \
+		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_L4_OBJ)/build.log 2>&1 \
+	&& $(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
+		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_L4_OBJ)/build.log 2>&1 \
+		|| { tail -40 $(SM_L4_OBJ)/build.log; exit 1; }; \
+	echo "wg_sm (LSU_LANES 4) built in $$(( $$(date +%s) - start )) s"
+
+$(SM_L4_OBJ)/wgsim.o: sim/wgsim.cpp sim/wgsim.h $(SM_L4_OBJ)/Vwg_sm__ALL.a
+	$(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) wgsim.o
+
+$(SM_L4_DIR)/libwgsim.a: $(SM_L4_OBJ)/Vwg_sm__ALL.a $(SM_L4_OBJ)/wgsim.o
+	rm -f $@
+	cp $(SM_L4_OBJ)/Vwg_sm__ALL.a $@
+	ar rcs $@ $(addprefix $(SM_L4_OBJ)/,$(SM_RT_OBJS))
+
+$(SM_L4_DIR)/test_sm: tests/rtl/test_sm.c $(SM_L4_DIR)/libwgsim.a $(LIB)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< \
+		$(SM_L4_DIR)/libwgsim.a $(LIB) $(SM_LDLIBS)
+
+.PHONY: sm-l4-test
+sm-l4-test: $(SM_L4_DIR)/test_sm
+	$(SM_L4_DIR)/test_sm
+	$(SM_L4_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
 
 sm-lint:
 	@for m in $$(ls rtl/wg_sm.sv rtl/wg_decode.sv rtl/wg_fetch.sv rtl/wg_warp_sched.sv rtl/wg_scoreboard.sv \
