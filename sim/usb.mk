@@ -95,3 +95,7 @@ top-jtag-test: $(USB_DIR)/test_board_jtag
 USB_JTAG_KERNEL ?= matmul
 usb-jtag-test: $(FX2_EMU) $(BUILD)/kernels/$(USB_JTAG_KERNEL) $(FW_IHX)
 	@OPENOCD=$(OPENOCD) scripts/usb-jtag-test.sh $(BUILD) $(USB_JTAG_KERNEL)
+
+# In make test (after board-test, whose gpu runs usb-test reuses): the board top's JTAG
+# registers pin by pin, every kernel through libusb and the emulated FX2, OpenOCD on the top.
+rtl-test:: top-jtag-test usb-test usb-jtag-test
