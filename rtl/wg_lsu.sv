@@ -35,10 +35,12 @@
 //     + 4 x total threads per further word, again one group per cycle while the
 //     coalescer works on the previous word);
 //   - store data: an offered store transaction's block is built one group per
-//     cycle; the request goes to the L1 with the last group;
+//     cycle (group 0, then the groups holding a lane of the transaction); the
+//     request goes to the L1 with the last one;
 //   - load results: responses wait in a small FIFO (the L1 cannot be stalled;
 //     at most RQ_DEPTH load requests are outstanding) and are written into the
-//     slot's rows one group per cycle.
+//     slot's rows one group per cycle (group 0, then the groups holding a lane
+//     of the response).
 // With LSU_LANES = 32 there is one group and every step takes the cycle it
 // took before (no A_AGU, no wait for store data, no FIFO).
 `default_nettype none
@@ -304,6 +306,20 @@ module wg_lsu #(
     bytes_at = o[0] ? t1[8 +: 128] : t1[0 +: 128];
   endfunction
 
+  // The lane groups of a lane mask that hold a lane, and the lowest such group above g as
+  // {found, group}: store data and response rows skip groups without a served lane.
+  function automatic logic [NG-1:0] grp_any(input logic [31:0] m);
+    logic [NG-1:0] r;
+    for (int g = 0; g < 32'(NG); g++) r[g] = |m[g*LSU_LANES +: LSU_LANES];
+    grp_any = r;
+  endfunction
+  function automatic logic [NG_W:0] grp_next(input logic [NG-1:0] any, input logic [NG_W-1:0] g);
+    logic [NG_W:0] r;
+    r = '0;
+    for (int k = 32'(NG) - 1; k >= 0; k--) if (any[k] && k > 32'(g)) r = {1'b1, NG_W'(k)};
+    grp_next = r;
+  endfunction
+
   // ---------------------------------------------------------------------------
   // AGU: addresses and checks, one lane group per cycle (A_AGU for groups
   // 0..NG-2, A_CHECK for the last), into the address row.
@@ -550,7 +566,9 @@ module wg_lsu #(
   assign st_bytes = (c_size == 3'd4) ? {128{1'b1}} : ((128'd1 << (8 * (32'd1 << c_size))) - 128'd1);
   logic st_word;                  // local .64 / .128: one word (k_tx) per access
   assign st_word = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4);
-  assign wd_done = !a_st_q || wg_q == G_LAST;
+  logic [NG_W:0]   wd_next;       // the next group with a served lane
+  assign wd_next = grp_next(grp_any(tx_lanes), wg_q);
+  assign wd_done = !a_st_q || !wd_next[NG_W];
   always_comb begin
     logic [LGW-1:0]         gb, gc, gd, ge;
     logic [LSU_LANES*7-1:0] go;
@@ -615,7 +633,7 @@ module wg_lsu #(
       end else if (l1_req_fire) begin
         wg_q <= '0;
       end else if (a_st_q && tx_valid && !wd_done) begin
-        wg_q <= NG_W'(wg_q + 1'b1);
+        wg_q <= wd_next[NG_W-1:0];
       end
     end
     always_ff @(posedge clk_i) begin
@@ -1013,7 +1031,9 @@ module wg_lsu #(
   logic [LSU_LANES*7-1:0] rp_off; // the group's offsets
   assign rsp_load = rsp_valid && !rsp_store;
   assign rsp_mod  = sl_mod_q[rp_slot];
-  assign rp_done  = rp_valid && rg_q == G_LAST;
+  logic [NG_W:0]     rp_next;     // the next group with a served lane
+  assign rp_next  = grp_next(grp_any(rp_lanes), rg_q);
+  assign rp_done  = rp_valid && !rp_next[NG_W];
 
   if (NG == 1) begin : g_rp_direct
     assign rp_valid = rsp_load;
@@ -1054,7 +1074,7 @@ module wg_lsu #(
         rg_q     <= '0;
         ld_out_q <= '0;
       end else begin
-        if (rp_valid) rg_q <= (rg_q == G_LAST) ? '0 : NG_W'(rg_q + 1'b1);
+        if (rp_valid) rg_q <= rp_done ? '0 : rp_next[NG_W-1:0];
         ld_out_q <= ld_out_q + RQ_CW'(l1_req_fire && !a_st_q) - RQ_CW'(rp_done);
       end
     end
