@@ -35,21 +35,22 @@ $(SMEM_FP32_REF_O): tests/rtl/fp32_ref.h sim/smem.mk
 	$(CC) -x c -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math \
 		-DFP32_REF_IMPLEMENTATION -c $< -o $@
 
-# smem_build(name, DMEM_BYTES, HAS_FP): one Verilated build of test_smem.
+# smem_build(name, DMEM_BYTES, HAS_FP, LANES): one Verilated build of test_smem.
 define smem_build
 SMEM_SIMS += $(SMEM_DIR)/$(1)/test_smem
 $(SMEM_DIR)/$(1)/test_smem: $(SMEM_RTL) $(SMEM_TB) $(SMEM_VLT) $(SMEM_SRCS) $(SMEM_FP32_REF_O)
 	@mkdir -p $$(@D)
-	@echo "VERILATE test_smem ($(1): DMEM_BYTES=$(2) HAS_FP=$(3))"
-	@$(VERILATOR) $(SMEM_VFLAGS) -GDMEM_BYTES=$(2) -GHAS_FP=1\'b$(3) \
-		-CFLAGS "-DDMEM_BYTES=$(2) -DHAS_FP=$(3) -DWG_FP32_LATENCY=$(SMEM_FP32_LATENCY)" \
+	@echo "VERILATE test_smem ($(1): DMEM_BYTES=$(2) HAS_FP=$(3) LANES=$(4))"
+	@$(VERILATOR) $(SMEM_VFLAGS) -GDMEM_BYTES=$(2) -GHAS_FP=1\'b$(3) -GLANES=$(4) \
+		-CFLAGS "-DDMEM_BYTES=$(2) -DHAS_FP=$(3) -DSMEM_LANES=$(4) -DWG_FP32_LATENCY=$(SMEM_FP32_LATENCY)" \
 		--top-module tb_smem -Mdir $$(@D) -o test_smem \
 		$(SMEM_VLT) $(SMEM_RTL) $(SMEM_TB) $(abspath tests/rtl/test_smem.cpp) \
 		$(abspath $(SMEM_FP32_REF_O)) >$$(@D)/build.log 2>&1 || { tail -40 $$(@D)/build.log; exit 1; }
 endef
 SMEM_SIMS :=
-$(eval $(call smem_build,fp,65536,1))
-$(eval $(call smem_build,nofp,8192,0))
+$(eval $(call smem_build,fp,65536,1,32))
+$(eval $(call smem_build,nofp,8192,0,32))
+$(eval $(call smem_build,l4,65536,1,4))
 
 smem-test: $(SMEM_SIMS)
 	@failed=; \
