@@ -26,10 +26,11 @@
 // not granted by wg_dmem (b_rgnt_i / b_wgnt_i low: the row port has the banks) is
 // repeated the next cycle and not counted again.
 //
-// Timing: accepted (in_valid_i and in_ready_o, only when idle) in cycle t, the first pass
-// is in t+1, then one pass per cycle while granted. out_valid_o is a one-cycle pulse in
-// the cycle after the last write (stores, atomics) or two cycles after the last read
-// (loads: one cycle to take the data); in_ready_o is high again in that cycle. So with
+// Timing (32 lanes; LANES < 32 below): accepted (in_valid_i and in_ready_o, only when
+// idle) in cycle t, the first pass is in t+1, then one pass per cycle while granted.
+// out_valid_o is a one-cycle pulse in the cycle after the last write (stores, atomics) or
+// two cycles after the last read (loads: one cycle to take the data); in_ready_o is high
+// again in that cycle. So with
 // no denial an access of P passes takes P (stores) or P + 1 (loads) cycles from the
 // accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32 3 + FP32_LATENCY.
 // Results (out_data_o, lane l in bits [128l +: 128]) are valid in the out_valid_o cycle
@@ -55,6 +56,31 @@
 // first bank it is, the lowest of them, its row, the threads with that row. The store
 // merge takes, per bank byte, the highest served lane covering it and its data bits as
 // AND-OR over the planes. Each block is skipped unless its state is active.
+//
+// LANES < 32 (1, 2, 4, 8, 16; the narrow memory path of docs/fpga.md section 3.3): the same
+// passes, pass counts, bank writes and results, with LANES threads' worth of logic. With
+// G = 32 / LANES lane groups (group g: lanes g*LANES .. g*LANES + LANES-1):
+//   Accept     addresses, store data and atomic operands are registered as given (lane-
+//              major: no transposes).
+//   Scan       a pass is planned in G cycles (S_SCAN), group 0 first: in each bank not yet
+//              claimed in the pass, the group's lowest pending thread needing the bank
+//              claims it with its row (so the lowest of all threads does); the group's
+//              pending threads needing a claimed bank's word are served; stores write
+//              their bytes into the pass's bank words, a higher lane over a lower one.
+//   Access     then the pass's reads or writes (S_PASS), repeated while not granted.
+//   Loads      the read data is captured the cycle after the read and handed to the served
+//              threads over the next G cycles, LANES per cycle (overlapping the next
+//              pass's scan).
+//   Atomics    as with 32 lanes (2 cycles per thread); the old value goes to its thread
+//              the cycle after the read.
+// Timing at LANES < 32 with no denial: accepted in t, pass p (0, 1, ...) scans in
+// t+1+p(G+1) .. t+p(G+1)+G and accesses in t+(p+1)(G+1); so from the accept edge to
+// out_valid_o P passes take P(G+1) cycles (stores) and (P+1)(G+1) (loads: the capture
+// cycle and G cycles handing out follow the last read); LANES 4: 9 cycles a pass. A clear
+// or a denied access delays only the access cycle (the scan goes on under a clear).
+// Structure: the group's lanes are selected by G-way AND-OR muxes of the registered
+// lane-major vectors; the per-bank claim, serve and byte merge are LANES-wide; a load's
+// result words come out of the captured 1024 bits for LANES threads per cycle.
 `default_nettype none
 
 module wg_smem #(

@@ -65,7 +65,8 @@ smem-test: $(SMEM_SIMS)
 rtl-test:: smem-test
 
 smem-lint:
-	@set -e; for p in "" "-GDMEM_BYTES=8192 -GHAS_FP=1'b0" "-GDMEM_BYTES=49152" "-GDMEM_BYTES=256"; do \
+	@set -e; for p in "" "-GDMEM_BYTES=8192 -GHAS_FP=1'b0" "-GDMEM_BYTES=49152" "-GDMEM_BYTES=256" \
+		"-GLANES=4" "-GLANES=1 -GDMEM_BYTES=256 -GHAS_FP=1'b0" "-GLANES=16 -GDMEM_BYTES=2048"; do \
 		echo "lint wg_smem $$p"; \
 		$(VERILATOR) --lint-only -Wall $$p -Irtl $(SMEM_VLT) $$(scripts/rtl-deps.py wg_smem) --top-module wg_smem; \
 	done
