@@ -30,9 +30,9 @@
 // idle) in cycle t, the first pass is in t+1, then one pass per cycle while granted.
 // out_valid_o is a one-cycle pulse in the cycle after the last write (stores, atomics) or
 // two cycles after the last read (loads: one cycle to take the data); in_ready_o is high
-// again in that cycle. So with
-// no denial an access of P passes takes P (stores) or P + 1 (loads) cycles from the
-// accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32 3 + FP32_LATENCY.
+// again in that cycle. So with no denial an access of P passes takes P (stores) or P + 1
+// (loads) cycles from the accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32
+// 3 + FP32_LATENCY.
 // Results (out_data_o, lane l in bits [128l +: 128]) are valid in the out_valid_o cycle
 // and hold until the next access is accepted:
 //   loads     the bytes starting at the thread's address, right-aligned (the byte at the
