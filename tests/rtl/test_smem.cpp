@@ -526,6 +526,7 @@ static void directed(Test &t)
 				a.wdata[l][j] = (uint8_t)(l + 16 * j);
 		t.check(a, "ST.32 all lanes one address", 1);
 		CHECK(h, t.rd32(0xB00) == 0x4F3F2F1Fu, "highest lane: %08x", t.rd32(0xB00));
+		t.check(load(2, 1, 0xB00, 0), "LD.32 of the word all lanes stored", 1);
 		a.mask = 0x00020008;  // lanes 3 and 17
 		t.check(a, "ST.32 lanes 3 and 17 one address", 1);
 		CHECK(h, t.rd32(0xB00) == 0x41312111u, "lane 17 wins: %08x", t.rd32(0xB00));
