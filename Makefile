@@ -159,7 +159,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB) $(RTL_LIBS)
 TEST_PARTS := unit-test mem-count-test ptx-test roundtrip-test kernel-test experiment-test suite-test install-test cosim \
 	cosim-rtl pg-smoke pgtrace-test rtl-test fuzz-smoke
 test: deps
-	@t0=$$(date +%s); for p in $(TEST_PARTS); do \
+	@t0=$$(date +%s); $(MAKE) --no-print-directory -j2 test-build || { echo "make test: test-build FAILED"; exit 1; }; \
+	echo "make test: test-build passed in $$(( $$(date +%s) - t0 )) s"; \
+	for p in $(TEST_PARTS); do \
 		s=$$(date +%s); $(MAKE) --no-print-directory $$p || { echo "make test: $$p FAILED"; exit 1; }; \
 		echo "make test: $$p passed in $$(( $$(date +%s) - s )) s"; \
 	done; echo "make test: all suites passed in $$(( $$(date +%s) - t0 )) s"
@@ -209,6 +211,17 @@ rtl-test::
 -include sim/fpga.mk
 -include sim/ptx.mk
 -include firmware/firmware.mk
+
+# What make test builds, built first two jobs at a time (most of these are Verilator builds of
+# one process each; the big libraries compile with two jobs of their own): the libraries, the
+# unit-test and kernel programs, every RTL test's model, the board and usb programs.
+test-build: $(LIB) $(CLI) $(RTL_LIBS) $(UNIT_BINS) $(KERNEL_BINS) $(RTL_TESTS) \
+	$(COAL_SIM) $(COAL_SCAN_SIM) $(SMEM_SIMS) $(L1_SIMS) $(SIMD_ALU_SIM) $(SIMD_UNIT_SIMS) $(FP32_SIM) \
+	$(SFU_DIR)_l4/test_sfu_l4 $(SFU_DIR)_l1/test_sfu_l1 $(FX2_SIM) $(FX2L_SIM) $(LINK_SIMS) \
+	$(JTAG_DIR)/test_jtag $(JTAG_DIR)/jtag_bitbang $(SM_DIR)/ut_simt/test_simt_stack \
+	$(if $(wildcard tests/rtl/test_warp_sched.cpp),$(SM_DIR)/ut_sched/test_warp_sched) \
+	$(GPU_DIR)/test_gpu $(BOARD_EXE) $(BOARD_DIR)/test_board_core $(FX2_EMU) $(USB_DIR)/test_board_jtag
+.PHONY: test-build
 
 # --- install ---------------------------------------------------------------
 install: $(LIB) $(RTL_LIBS) $(CLI)

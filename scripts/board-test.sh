@@ -4,7 +4,7 @@
 #     board process started by the target, with its default link: the RTL link engine in
 #     the Verilated board core): the JSON statistics must be identical, except the figures
 #     that measure the host or the link (seconds, rates, link cycles, the link's own
-#     counters);
+#     counters); the gpu statistics are kept in BUILD/board/gpu-json/ for usb-test;
 #  2. one program again over a slow link with small frames (link_delay_us, batch,
 #     max_payload) whose bytes stall at random on the board (link_idle: the engine's byte
 #     input and output idle in a share of link cycles): the same figures, and more frames
@@ -78,6 +78,8 @@ for k in "$build"/kernels/*; do
 	wait $!
 	passed "$n" gpu && passed "$n" board || continue
 	same "$n" "$tmp/$n.gpu.json" "$tmp/$n.board.json"
+	# kept for usb-test, which compares its usb runs with these (the same command)
+	mkdir -p "$build/board/gpu-json" && cp "$tmp/$n.gpu.json" "$build/board/gpu-json/$n.json"
 	printf 'board-test: %-10s %8s cycles  gpu %6.2f s  board %6.2f s  %5s frames out, %5s in\n' "$n" \
 		"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["cycles"])' "$tmp/$n.gpu.json")" \
 		"$(cut -d' ' -f2 "$tmp/$n.gpu.rc")" "$(cut -d' ' -f2 "$tmp/$n.board.rc")" \

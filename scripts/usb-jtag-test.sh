@@ -11,7 +11,7 @@
 #   scripts/usb-jtag-test.sh BUILD_DIR [KERNEL]
 set -u
 build=${1:-build}
-kernel=${2:-histogram}
+kernel=${2:-matmul}
 emu=$build/usb/fx2-emu
 k=$build/kernels/$kernel
 fw=firmware/build/warpgate-fx2.ihx

@@ -33,12 +33,14 @@ board-lib: $(BOARD_LIB)
 
 # As sim/gpu.mk: Verilation serial (the hierarchical build's generated make races under -j),
 # then the C++ compile with -j 2.
-$(BOARD_OBJ)/Vwg_board_core__ALL.a: $(BOARD_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/board.mk sim/gpu.mk scripts/protectlib-skip.py
+$(BOARD_OBJ)/Vwg_board_core__ALL.a: $(BOARD_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/board.mk sim/gpu.mk scripts/protectlib-skip.py \
+		$(GPU_OBJ)/Vwg_gpu__ALL.a
 	@mkdir -p $(BOARD_OBJ)
 	@echo "VERILATE wg_board_core ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(BOARD_DIR)/.build.lock; flock 9; \
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(VERILATOR) $(BOARD_VFLAGS) $(GPU_PARAMS) --top-module wg_board_core \
 		--Mdir $(BOARD_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(BOARD_RTL) $(abspath sim/wgboard.cpp) >$(BOARD_OBJ)/build.log 2>&1 \
+	&& { $(call hier_reuse,$(BOARD_OBJ),Vwg_board_core_hier.mk); } >>$(BOARD_OBJ)/build.log \
 	&& $(MAKE) --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core_hier.mk -j 2 OPT_FAST=-O2 hier_build \
 		>>$(BOARD_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(BOARD_OBJ),Vwg_board_core_hier.mk); } >>$(BOARD_OBJ)/build.log \

@@ -30,6 +30,25 @@ hier_skip = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' 
 	[ -n "$$blk" ] || { echo "no SM block named in $(1)/$(2)"; exit 1; }; \
 	scripts/protectlib-skip.py $(1)/$$blk && $(MAKE) -s --no-print-directory -C $(1)/$$blk -f $$blk.mk OPT_FAST=-O2
 
+# Before hier_build in sim/board.mk and sim/usb.mk: the board core and the board top hold the
+# same SM block as the GPU top (the same parameters, options and sources), so the GPU build's
+# compiled block is copied in instead of Verilating and compiling it again (docs/gpu.md section
+# 2.3). Only when the block Verilator names in $(1)/$(2) has the same name and the same
+# arguments as the GPU's, apart from its output directory and the list of input files (the
+# top's own files differ; the SM's are the same files, and the GPU block is rebuilt whenever
+# one of them changes: the GPU build is a prerequisite of the board and top builds); otherwise
+# the block is built as usual. All copied files get one time stamp (of $(1)/<block>.reused),
+# newer than the arguments file that the Verilation just wrote, so the generated make finds
+# the block up to date.
+hier_reuse = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' $(1)/$(2) | head -1); \
+	src=$(GPU_OBJ)/$$blk; args='/^-Mdir /d; /\.s\?v$$/d; /\.vlt$$/d'; \
+	if [ -n "$$blk" ] && [ -f $$src/lib$${blk\#V}.a ] && [ -f $(GPU_OBJ)/$${blk}_hierMkArgs.f ] \
+		&& cmp -s <(sed "$$args" $(GPU_OBJ)/$${blk}_hierMkArgs.f) <(sed "$$args" $(1)/$${blk}_hierMkArgs.f); then \
+		rm -rf $(1)/$$blk && cp -a $$src $(1)/$$blk && touch $(1)/$$blk.reused && \
+		find $(1)/$$blk -type f -exec touch -r $(1)/$$blk.reused {} + && \
+		echo "SM block $$blk: reused from $(GPU_OBJ)"; \
+	else echo "SM block $$blk: built here (the GPU build's differs or is missing)"; fi
+
 gpu-lib: $(GPU_LIB)
 
 # Verilation without --build, then the compile: with --build -j 2, Verilator's generated

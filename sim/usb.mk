@@ -29,12 +29,14 @@ FW_BIX      := firmware/build/warpgate-fx2.bix
 top-lib: $(TOP_LIB)
 
 # As sim/board.mk: Verilation serial, the C++ compile with -j 2.
-$(USB_OBJ)/Vwg_board_top__ALL.a: $(TOP_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/usb.mk sim/gpu.mk scripts/protectlib-skip.py
+$(USB_OBJ)/Vwg_board_top__ALL.a: $(TOP_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/usb.mk sim/gpu.mk scripts/protectlib-skip.py \
+		$(GPU_OBJ)/Vwg_gpu__ALL.a
 	@mkdir -p $(USB_OBJ)
 	@echo "VERILATE wg_board_top ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(USB_DIR)/.build.lock; flock 9; \
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(VERILATOR) $(TOP_VFLAGS) $(GPU_PARAMS) --top-module wg_board_top \
 		--Mdir $(USB_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(TOP_RTL) $(abspath sim/wgtop.cpp) >$(USB_OBJ)/build.log 2>&1 \
+	&& { $(call hier_reuse,$(USB_OBJ),Vwg_board_top_hier.mk); } >>$(USB_OBJ)/build.log \
 	&& $(MAKE) --no-print-directory -C $(USB_OBJ) -f Vwg_board_top_hier.mk -j 2 OPT_FAST=-O2 hier_build \
 		>>$(USB_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(USB_OBJ),Vwg_board_top_hier.mk); } >>$(USB_OBJ)/build.log \
@@ -90,6 +92,10 @@ top-jtag-test: $(USB_DIR)/test_board_jtag
 	$(USB_DIR)/test_board_jtag
 
 # OpenOCD against the Verilated top while a kernel runs over the emulated USB link.
-USB_JTAG_KERNEL ?= histogram
+USB_JTAG_KERNEL ?= matmul
 usb-jtag-test: $(FX2_EMU) $(BUILD)/kernels/$(USB_JTAG_KERNEL) $(FW_IHX)
 	@OPENOCD=$(OPENOCD) scripts/usb-jtag-test.sh $(BUILD) $(USB_JTAG_KERNEL)
+
+# In make test (after board-test, whose gpu runs usb-test reuses): the board top's JTAG
+# registers pin by pin, every kernel through libusb and the emulated FX2, OpenOCD on the top.
+rtl-test:: top-jtag-test usb-test usb-jtag-test

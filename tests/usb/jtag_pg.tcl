@@ -33,17 +33,20 @@ proc wg_test {} {
 	irscan $T $WG_IR_IDCODE
 	set id [expr {"0x[drscan $T 32 0]"}]
 	wg_check [expr {$id == 0x15747001}] [format "IDCODE 0x%08x" $id]
-	set v [wg_read $T $WG_A_INFO]
-	wg_check [expr {$v == 0x00080011}] [format "INFO 0x%08x (8 controls, 17 counters)" $v]
 
-	# Wait for the host: the link up (STATUS bit 0) and target time running (CNT0 > 0).
+	# Wait for the host: the FPGA out of reset (USER2 SYS_RST clear: the emulated FX2 holds
+	# it in reset until its firmware runs, and the host pulses it when it opens the device;
+	# a register command in reset completes without effect and reads 0, docs/jtag.md
+	# section 5), the link up (USER2 LINK_UP, STATUS bit 0) and target time running (CNT0 > 0).
 	set t0 [clock milliseconds]
-	while {!([wg_cnt 13] & 1) || [wg_cycle] == 0} {
+	while {([wg_status $T] & 0x21) != 0x01 || !([wg_cnt 13] & 1) || [wg_cycle] == 0} {
 		if {[clock milliseconds] - $t0 > 120000} {
 			error "the link did not come up or the GPU did not run within 120 s"
 		}
 		sleep 50
 	}
+	set v [wg_read $T $WG_A_INFO]
+	wg_check [expr {$v == 0x00080011}] [format "INFO 0x%08x (8 controls, 17 counters)" $v]
 	set c1 [wg_cycle]
 	wg_check [expr {[wg_cnt 4] > 0 && [wg_cnt 5] > 0}] "commands and events counted: [wg_cnt 4], [wg_cnt 5]"
 	wg_check [expr {[wg_cnt 6] > 0 && [wg_cnt 7] > 0}] "bytes through EP2 and EP6: [wg_cnt 6], [wg_cnt 7]"
