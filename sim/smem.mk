@@ -2,8 +2,10 @@
 # (docs/memory-pipeline.md sections 1.2, 3, 4.2, 4.3). Included by the top-level Makefile
 # (-include sim/smem.mk); adds its recipe to the double-colon rule rtl-test.
 #   make smem-test         builds and runs tests/rtl/test_smem.cpp (through the wrapper
-#                          tests/rtl/tb_smem.sv) in two builds: 64 KB with the FP32 adder,
-#                          8 KB without it; SMEM_ARGS go to every run:
+#                          tests/rtl/tb_smem.sv) in three builds: 64 KB with the FP32 adder,
+#                          8 KB without it, and l4: 64 KB, FP32, LANES 4 (the narrow engine,
+#                          docs/fpga.md 3.3; about 35 s CPU to build, 2 s to run); SMEM_ARGS go
+#                          to every run:
 #                          make smem-test SMEM_ARGS='--seed=7 --scale=4'
 #   build/rtl/smem/fp/test_smem --trace      one run with an FST trace
 #   make smem-lint         verilator --lint-only -Wall of wg_smem and wg_dmem (several sizes)

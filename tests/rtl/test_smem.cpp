@@ -717,7 +717,7 @@ static void directed(Test &t)
 		top->clr_valid_i = 0;
 		uint64_t start = h.cycle();
 		h.eval();
-		while (!top->out_valid_o && h.cycle() - start < 1000) {
+		while (!top->out_valid_o && h.cycle() - start < 2000) {
 			h.tick();
 			h.eval();
 		}
