@@ -204,13 +204,14 @@ rtl-test::
 -include sim/bench_link.mk
 -include sim/link.mk
 -include sim/jtag.mk
+# before sim/usb.mk, whose rules name the firmware image
+-include firmware/firmware.mk
 -include sim/fx2.mk
 -include sim/usb.mk
 -include sim/bench.mk
 -include sim/synth.mk
 -include sim/fpga.mk
 -include sim/ptx.mk
--include firmware/firmware.mk
 
 # What make test builds, built first two jobs at a time (most of these are Verilator builds of
 # one process each; the big libraries compile with two jobs of their own): the libraries, the
@@ -220,7 +221,7 @@ test-build: $(LIB) $(CLI) $(RTL_LIBS) $(UNIT_BINS) $(KERNEL_BINS) $(RTL_TESTS) \
 	$(SFU_DIR)_l4/test_sfu_l4 $(SFU_DIR)_l1/test_sfu_l1 $(FX2_SIM) $(FX2L_SIM) $(LINK_SIMS) \
 	$(JTAG_DIR)/test_jtag $(JTAG_DIR)/jtag_bitbang $(SM_DIR)/ut_simt/test_simt_stack \
 	$(if $(wildcard tests/rtl/test_warp_sched.cpp),$(SM_DIR)/ut_sched/test_warp_sched) \
-	$(GPU_DIR)/test_gpu $(BOARD_EXE) $(BOARD_DIR)/test_board_core $(FX2_EMU) $(USB_DIR)/test_board_jtag
+	$(GPU_DIR)/test_gpu $(BOARD_EXE) $(BOARD_DIR)/test_board_core $(FX2_EMU) $(USB_DIR)/test_board_jtag $(FW_IHX)
 .PHONY: test-build
 
 # --- install ---------------------------------------------------------------
