@@ -804,7 +804,8 @@ module wg_lsu #(
 
   wg_smem #(
     .DMEM_BYTES (DMEM_BYTES),
-    .HAS_FP     (HAS_FP)
+    .HAS_FP     (HAS_FP),
+    .LANES      (LSU_LANES)
   ) u_smem (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

@@ -534,7 +534,9 @@ module wg_sm #(
     if (!rst_ni) pg_hist_unit_q <= 1'b0;
     else if (pg_hist_re_i) pg_hist_unit_q <= pg_hist_addr_i[10];
   end
-  assign pg_hist_data_o = (NUM_SIMD > 1 && pg_hist_unit_q) ? pa_hist[32 +: 32] : pa_hist[0 +: 32];
+  // Unit 1's bins (a one-unit SM has only unit 0's: the constant keeps the slice in range).
+  localparam int unsigned PA_HIST_U1 = (NUM_SIMD > 1) ? 32 : 0;
+  assign pg_hist_data_o = pg_hist_unit_q ? pa_hist[PA_HIST_U1 +: 32] : pa_hist[0 +: 32];
   assign pg_busy_o      = (|pg_acct_busy) || pgt_busy;
   assign pg_state_o     = pg_state;
   assign pg_count_o     = pg_en;

@@ -26,12 +26,13 @@
 // not granted by wg_dmem (b_rgnt_i / b_wgnt_i low: the row port has the banks) is
 // repeated the next cycle and not counted again.
 //
-// Timing: accepted (in_valid_i and in_ready_o, only when idle) in cycle t, the first pass
-// is in t+1, then one pass per cycle while granted. out_valid_o is a one-cycle pulse in
-// the cycle after the last write (stores, atomics) or two cycles after the last read
-// (loads: one cycle to take the data); in_ready_o is high again in that cycle. So with
-// no denial an access of P passes takes P (stores) or P + 1 (loads) cycles from the
-// accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32 3 + FP32_LATENCY.
+// Timing (32 lanes; LANES < 32 below): accepted (in_valid_i and in_ready_o, only when
+// idle) in cycle t, the first pass is in t+1, then one pass per cycle while granted.
+// out_valid_o is a one-cycle pulse in the cycle after the last write (stores, atomics) or
+// two cycles after the last read (loads: one cycle to take the data); in_ready_o is high
+// again in that cycle. So with no denial an access of P passes takes P (stores) or P + 1
+// (loads) cycles from the accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32
+// 3 + FP32_LATENCY.
 // Results (out_data_o, lane l in bits [128l +: 128]) are valid in the out_valid_o cycle
 // and hold until the next access is accepted:
 //   loads     the bytes starting at the thread's address, right-aligned (the byte at the
@@ -55,11 +56,37 @@
 // first bank it is, the lowest of them, its row, the threads with that row. The store
 // merge takes, per bank byte, the highest served lane covering it and its data bits as
 // AND-OR over the planes. Each block is skipped unless its state is active.
+//
+// LANES < 32 (1, 2, 4, 8, 16; the narrow memory path of docs/fpga.md section 3.3): the same
+// passes, pass counts, bank writes and results, with LANES threads' worth of logic. With
+// G = 32 / LANES lane groups (group g: lanes g*LANES .. g*LANES + LANES-1):
+//   Accept     addresses, store data and atomic operands are registered as given (lane-
+//              major: no transposes).
+//   Scan       a pass is planned in G cycles (S_SCAN), group 0 first: in each bank not yet
+//              claimed in the pass, the group's lowest pending thread needing the bank
+//              claims it with its row (so the lowest of all threads does); the group's
+//              pending threads needing a claimed bank's word are served; stores write
+//              their bytes into the pass's bank words, a higher lane over a lower one.
+//   Access     then the pass's reads or writes (S_PASS), repeated while not granted.
+//   Loads      the read data is captured the cycle after the read and handed to the served
+//              threads over the next G cycles, LANES per cycle (overlapping the next
+//              pass's scan).
+//   Atomics    as with 32 lanes (2 cycles per thread); the old value goes to its thread
+//              the cycle after the read.
+// Timing at LANES < 32 with no denial: accepted in t, pass p (0, 1, ...) scans in
+// t+1+p(G+1) .. t+p(G+1)+G and accesses in t+(p+1)(G+1); so from the accept edge to
+// out_valid_o P passes take P(G+1) cycles (stores) and (P+1)(G+1) (loads: the capture
+// cycle and G cycles handing out follow the last read); LANES 4: 9 cycles a pass. A clear
+// or a denied access delays only the access cycle (the scan goes on under a clear).
+// Structure: the group's lanes are selected by G-way AND-OR muxes of the registered
+// lane-major vectors; the per-bank claim, serve and byte merge are LANES-wide; a load's
+// result words come out of the captured 1024 bits for LANES threads per cycle.
 `default_nettype none
 
 module wg_smem #(
   parameter int unsigned DMEM_BYTES = 65536,
   parameter bit          HAS_FP     = 1'b1,    // FP32 adder for ADD.F32
+  parameter int unsigned LANES      = 32,      // threads per cycle: 32, or 1, 2, 4, 8, 16
   // Derived: do not override.
   parameter int unsigned ROWS = DMEM_BYTES / 128,
   parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1
@@ -102,22 +129,16 @@ module wg_smem #(
 
   localparam logic [1:0] OP_LD = 2'd0, OP_ST = 2'd1, OP_ATOM = 2'd2;
   localparam logic [3:0] AOP_FADD = 4'd12;
-  localparam int unsigned LI_W = (9 + RW) * 32;   // planes of the lane info
+  localparam bit         NARROW = (LANES < 32);
 
-  typedef enum logic [2:0] {S_IDLE, S_PASS, S_LDFIN, S_ARD, S_AFP, S_AWR} state_e;
+  typedef enum logic [2:0] {S_IDLE, S_PASS, S_LDFIN, S_ARD, S_AFP, S_AWR, S_SCAN} state_e;
 
   state_e          state_q, state_d;
   logic            ld_q;            // load (else store, in S_PASS)
   logic            sz3_q, sz4_q;    // 8 / 16 bytes per thread
   logic [3:0]      aop_q;
   logic [31:0]     pend_q;          // threads not served yet
-  logic [5*32-1:0] bpl_q;           // planes: first bank of each thread
-  logic [RW*32-1:0] rpl_q;          //         row of each thread
-  logic [4*32-1:0] cpl_q;           //         bytes of its word a thread covers
-  logic [64*32-1:0] apl_q;          //         atomic operands b (0..31), c (32..63)
-  logic [5*32-1:0] b0_q;            // first bank of each thread, lane l in [5l +: 5]
-  logic [63:0]     off_q;           // byte offset in the word, lane l in [2l +: 2]
-  logic [4095:0]   dat_q;           // stores: data planes; loads, atomics: results
+  logic [4095:0]   dat_q;           // stores: data (32 lanes: planes); loads, atomics: results
   logic            cap_q;           // take read data this cycle
   logic [31:0]     cap_srv_q;       //   for these threads
   logic [5:0]      passes_q;
@@ -125,151 +146,536 @@ module wg_smem #(
   logic            a_first_q;       // atomic: the read data is on b_rdata_i
   logic [31:0]     old_q, f_res_q;
 
-  // Transpose of a 32 x 32 bit matrix (word r of m in [32r +: 32]): result word c, bit r
-  // = m word r, bit c. Five stages of block swaps with constant masks and shifts: wiring
-  // in hardware, about 80 word operations in Verilator (not 1024 bit moves). Every index
-  // is a constant expression of the loop variables (yosys then unrolls it cheaply).
-  localparam logic [159:0] TMASK = {32'h5555_5555, 32'h3333_3333, 32'h0F0F_0F0F, 32'h00FF_00FF,
-                                    32'h0000_FFFF};
-  function automatic logic [1023:0] transpose32(input logic [1023:0] m);
-    logic [1023:0] t;
-    logic [31:0]   x, y;
-    t = m;
-    x = '0;
-    y = '0;
-    for (int st = 0; st < 5; st++) begin
-      for (int r = 0; r < 32; r++) begin
-        if ((r & (16 >> st)) == 0) begin
-          x = t[r*32 +: 32];
-          y = t[(r + (16 >> st))*32 +: 32];
-          t[r*32 +: 32]               = (x & TMASK[st*32 +: 32]) | ((y & TMASK[st*32 +: 32]) << (16 >> st));
-          t[(r + (16 >> st))*32 +: 32] = ((x >> (16 >> st)) & TMASK[st*32 +: 32]) | (y & ~TMASK[st*32 +: 32]);
-        end
-      end
-    end
-    transpose32 = t;
-  endfunction
-
-  // ---------------------------------------------------------------------------
-  // Pass planner (S_PASS): one block per bank (constant indices for Verilator).
-  // ---------------------------------------------------------------------------
+  // The pass (S_PASS) and the atomic thread, from the 32-lane or the narrow datapath.
   logic             plan_en;
-  logic [31:0]      p_claim;        // banks claimed by a thread (group leaders)
-  logic [32*RW-1:0] p_row;          // their rows
-  logic [1023:0]    p_m;            // per bank: the threads served there
   logic [31:0]      p_srv;          // threads served by the pass
   logic [31:0]      p_ben;          // banks accessed (groups expanded)
   logic [32*RW-1:0] p_brow;         // and their rows
   logic [1023:0]    p_wd;           // store: merged words
   logic [127:0]     p_wbe;          //        and byte enables
+  logic             a_en;
+  logic [31:0]      a_one;          // atomics: the lowest pending thread, one-hot
+  logic [4:0]       a_bank;         //   its bank, row and operands
+  logic [RW-1:0]    a_row;
+  logic [31:0]      a_b, a_c, a_rdw, a_old, a_new;
+  logic             scan_last;      // narrow: last scan cycle of a pass
+  logic             ld_done;        // narrow: last cycle handing out a load's data
+  logic             f_launch, f_valid;
+  logic [31:0]      f_result;
+  logic             accept, cap_d, a_first_d;
+  logic [31:0]      cap_srv_d;
 
   assign plan_en = (state_q == S_PASS);
+  assign a_en    = (state_q == S_ARD) || (state_q == S_AFP) || (state_q == S_AWR);
+  assign a_one   = a_en ? (pend_q & (~pend_q + 32'd1)) : '0;
 
-  for (genvar b = 0; b < 32; b++) begin : g_plan
-    // Threads whose first bank is b, the lowest of them, its row, those with its row.
-    logic [31:0]   cand, first, diff, m;
-    logic [RW-1:0] row;
+  if (!NARROW) begin : g_wide
+    // -------------------------------------------------------------------------
+    // 32 threads per cycle: the access as bit-planes, one pass per cycle.
+    // -------------------------------------------------------------------------
+    localparam int unsigned LI_W = (9 + RW) * 32;   // planes of the lane info
+
+    logic [5*32-1:0]  bpl_q;          // planes: first bank of each thread
+    logic [RW*32-1:0] rpl_q;          //         row of each thread
+    logic [4*32-1:0]  cpl_q;          //         bytes of its word a thread covers
+    logic [64*32-1:0] apl_q;          //         atomic operands b (0..31), c (32..63)
+    logic [5*32-1:0]  b0_q;           // first bank of each thread, lane l in [5l +: 5]
+    logic [63:0]      off_q;          // byte offset in the word, lane l in [2l +: 2]
+
+    // Transpose of a 32 x 32 bit matrix (word r of m in [32r +: 32]): result word c, bit r
+    // = m word r, bit c. Five stages of block swaps with constant masks and shifts: wiring
+    // in hardware, about 80 word operations in Verilator (not 1024 bit moves). Every index
+    // is a constant expression of the loop variables (yosys then unrolls it cheaply).
+    localparam logic [159:0] TMASK = {32'h5555_5555, 32'h3333_3333, 32'h0F0F_0F0F, 32'h00FF_00FF,
+                                      32'h0000_FFFF};
+    function automatic logic [1023:0] transpose32(input logic [1023:0] m);
+      logic [1023:0] t;
+      logic [31:0]   x, y;
+      t = m;
+      x = '0;
+      y = '0;
+      for (int st = 0; st < 5; st++) begin
+        for (int r = 0; r < 32; r++) begin
+          if ((r & (16 >> st)) == 0) begin
+            x = t[r*32 +: 32];
+            y = t[(r + (16 >> st))*32 +: 32];
+            t[r*32 +: 32]               = (x & TMASK[st*32 +: 32]) | ((y & TMASK[st*32 +: 32]) << (16 >> st));
+            t[(r + (16 >> st))*32 +: 32] = ((x >> (16 >> st)) & TMASK[st*32 +: 32]) | (y & ~TMASK[st*32 +: 32]);
+          end
+        end
+      end
+      transpose32 = t;
+    endfunction
+
+    // Pass planner (S_PASS): one block per bank (constant indices for Verilator).
+    logic [31:0]      p_claim;        // banks claimed by a thread (group leaders)
+    logic [32*RW-1:0] p_row;          // their rows
+    logic [1023:0]    p_m;            // per bank: the threads served there
+
+    for (genvar b = 0; b < 32; b++) begin : g_plan
+      // Threads whose first bank is b, the lowest of them, its row, those with its row.
+      logic [31:0]   cand, first, diff, m;
+      logic [RW-1:0] row;
+      always_comb begin
+        cand  = '0;
+        first = '0;
+        diff  = '0;
+        row   = '0;
+        m     = '0;
+        if (plan_en) begin
+          cand = pend_q;
+          for (int i = 0; i < 5; i++) begin
+            cand = cand & ((((b >> i) & 1) == 1) ? bpl_q[i*32 +: 32] : ~bpl_q[i*32 +: 32]);
+          end
+          first = cand & (~cand + 32'd1);
+          for (int i = 0; i < RW; i++) begin
+            row[i] = (first & rpl_q[i*32 +: 32]) != '0;
+            diff   = diff | (rpl_q[i*32 +: 32] ^ {32{row[i]}});
+          end
+          m = cand & ~diff;
+        end
+      end
+      assign p_claim[b]        = cand != '0;
+      assign p_row[b*RW +: RW] = row;
+      assign p_m[b*32 +: 32]   = m;
+    end
+
     always_comb begin
-      cand  = '0;
-      first = '0;
-      diff  = '0;
-      row   = '0;
-      m     = '0;
+      p_srv = '0;
       if (plan_en) begin
-        cand = pend_q;
-        for (int i = 0; i < 5; i++) begin
-          cand = cand & ((((b >> i) & 1) == 1) ? bpl_q[i*32 +: 32] : ~bpl_q[i*32 +: 32]);
-        end
-        first = cand & (~cand + 32'd1);
-        for (int i = 0; i < RW; i++) begin
-          row[i] = (first & rpl_q[i*32 +: 32]) != '0;
-          diff   = diff | (rpl_q[i*32 +: 32] ^ {32{row[i]}});
-        end
-        m = cand & ~diff;
+        for (int b = 0; b < 32; b++) p_srv = p_srv | p_m[b*32 +: 32];
       end
     end
-    assign p_claim[b]        = cand != '0;
-    assign p_row[b*RW +: RW] = row;
-    assign p_m[b*32 +: 32]   = m;
-  end
 
-  always_comb begin
-    p_srv = '0;
-    if (plan_en) begin
-      for (int b = 0; b < 32; b++) p_srv = p_srv | p_m[b*32 +: 32];
+    // A bank takes the claim, row and served threads of its group's first bank: 8-byte
+    // accesses use pairs of banks, 16-byte accesses groups of 4. Stores merge per byte:
+    // the highest served lane covering the byte, its data bits as AND-OR over the data
+    // planes (plane q holds bit q of every lane's 16 bytes; bank b takes word b mod 4).
+    for (genvar b = 0; b < 32; b++) begin : g_bank
+      localparam int unsigned B2 = b & ~1;
+      localparam int unsigned B4 = b & ~3;
+      logic [31:0] ms, wd;
+      logic [3:0]  wbe;
+      assign p_ben[b]           = sz4_q ? p_claim[B4] : sz3_q ? p_claim[B2] : p_claim[b];
+      assign p_brow[b*RW +: RW] = sz4_q ? p_row[B4*RW +: RW] : sz3_q ? p_row[B2*RW +: RW] : p_row[b*RW +: RW];
+      assign ms                 = sz4_q ? p_m[B4*32 +: 32] : sz3_q ? p_m[B2*32 +: 32] : p_m[b*32 +: 32];
+      always_comb begin : merge
+        logic [31:0] w, s, hi;
+        wd  = '0;
+        wbe = '0;
+        w   = '0;
+        s   = '0;
+        hi  = '0;
+        if (plan_en && !ld_q) begin
+          for (int j = 0; j < 4; j++) begin
+            w  = ms & cpl_q[j*32 +: 32];
+            s  = w >> 1;
+            s  = s | (s >> 1);
+            s  = s | (s >> 2);
+            s  = s | (s >> 4);
+            s  = s | (s >> 8);
+            s  = s | (s >> 16);
+            hi = w & ~s;
+            wbe[j] = w != '0;
+            for (int t = 0; t < 8; t++) begin
+              wd[j*8 + t] = (hi & dat_q[((b % 4)*32 + j*8 + t)*32 +: 32]) != '0;
+            end
+          end
+        end
+      end
+      assign p_wd[b*32 +: 32] = wd;
+      assign p_wbe[b*4 +: 4]  = wbe;
     end
-  end
 
-  // A bank takes the claim, row and served threads of its group's first bank: 8-byte
-  // accesses use pairs of banks, 16-byte accesses groups of 4. Stores merge per byte:
-  // the highest served lane covering the byte, its data bits as AND-OR over the data
-  // planes (plane q holds bit q of every lane's 16 bytes; bank b takes word b mod 4).
-  for (genvar b = 0; b < 32; b++) begin : g_bank
-    localparam int unsigned B2 = b & ~1;
-    localparam int unsigned B4 = b & ~3;
-    logic [31:0] ms, wd;
-    logic [3:0]  wbe;
-    assign p_ben[b]           = sz4_q ? p_claim[B4] : sz3_q ? p_claim[B2] : p_claim[b];
-    assign p_brow[b*RW +: RW] = sz4_q ? p_row[B4*RW +: RW] : sz3_q ? p_row[B2*RW +: RW] : p_row[b*RW +: RW];
-    assign ms                 = sz4_q ? p_m[B4*32 +: 32] : sz3_q ? p_m[B2*32 +: 32] : p_m[b*32 +: 32];
-    always_comb begin : merge
-      logic [31:0] w, s, hi;
-      wd  = '0;
-      wbe = '0;
-      w   = '0;
-      s   = '0;
-      hi  = '0;
-      if (plan_en && !ld_q) begin
-        for (int j = 0; j < 4; j++) begin
-          w  = ms & cpl_q[j*32 +: 32];
-          s  = w >> 1;
-          s  = s | (s >> 1);
-          s  = s | (s >> 2);
-          s  = s | (s >> 4);
-          s  = s | (s >> 8);
-          s  = s | (s >> 16);
-          hi = w & ~s;
-          wbe[j] = w != '0;
-          for (int t = 0; t < 8; t++) begin
-            wd[j*8 + t] = (hi & dat_q[((b % 4)*32 + j*8 + t)*32 +: 32]) != '0;
+    // Atomics: bank, row and operands of the lowest pending thread.
+    always_comb begin
+      a_bank = '0;
+      a_row  = '0;
+      a_b    = '0;
+      a_c    = '0;
+      if (a_en) begin
+        for (int i = 0; i < 5; i++)  a_bank[i] = (a_one & bpl_q[i*32 +: 32]) != '0;
+        for (int i = 0; i < RW; i++) a_row[i]  = (a_one & rpl_q[i*32 +: 32]) != '0;
+        for (int i = 0; i < 32; i++) begin
+          a_b[i] = (a_one & apl_q[i*32 +: 32]) != '0;
+          a_c[i] = (a_one & apl_q[(32 + i)*32 +: 32]) != '0;
+        end
+      end
+    end
+
+    assign scan_last = 1'b0;
+    assign ld_done   = 1'b1;
+
+    // Access registers (no reset): the planes, built when the access is accepted.
+    always_ff @(posedge clk_i) begin
+      if (accept) begin : acc
+        // Per lane {bytes covered in the word, row, first bank}, then as planes.
+        logic [1023:0]   li;
+        logic [LI_W-1:0] pl;
+        logic [5*32-1:0] nb0;
+        logic [63:0]     noff;
+        logic [RW+6:0]   a;
+        logic [3:0]      cov;
+        logic            sub;
+        sub  = (in_op_i != OP_ATOM) && (in_size_i <= 3'd2);
+        li   = '0;
+        nb0  = '0;
+        noff = '0;
+        a    = '0;
+        cov  = '0;
+        for (int l = 0; l < 32; l++) begin
+          a   = in_addr_i[l*32 +: RW+7];
+          cov = sub ? 4'((5'd1 << (5'd1 << in_size_i[1:0])) - 5'd1) << a[1:0] : 4'hF;
+          li[l*32 +: 32] = 32'({cov, a[7 +: RW], a[6:2]});
+          nb0[l*5 +: 5]  = a[6:2];
+          noff[l*2 +: 2] = a[1:0];
+        end
+        pl    = LI_W'(transpose32(li));
+        bpl_q <= pl[0 +: 5*32];
+        rpl_q <= pl[5*32 +: RW*32];
+        cpl_q <= pl[(5 + RW)*32 +: 4*32];
+        b0_q  <= nb0;
+        off_q <= noff;
+      end
+    end
+
+    // Atomic operands as planes.
+    always_ff @(posedge clk_i) begin
+      if (accept && in_op_i == OP_ATOM) begin : acc_atom
+        logic [64*32-1:0] napl;
+        napl = {transpose32(in_ac_i), transpose32(in_ab_i)};
+        apl_q <= napl;
+      end
+    end
+
+    // Data: store data planes when a store is accepted; read data of the previous cycle's
+    // pass into the served threads' results.
+    always_ff @(posedge clk_i) begin
+      if (accept && in_op_i == OP_ST) begin : acc_st
+        // Lane l's 16 bytes as bank b of its group sees them (word b mod 4): the access
+        // repeated over the 16 bytes (16 bytes once, 8 twice, ... 1 byte 16 times), so the
+        // byte enables pick the right copy at any offset and no shift is needed.
+        logic [4095:0] lw, nd;
+        logic [127:0]  d, x;
+        lw = '0;
+        d  = '0;
+        x  = '0;
+        for (int l = 0; l < 32; l++) begin
+          x = in_wdata_i[l*128 +: 128];
+          case (in_size_i)
+            3'd0:    d = {16{x[7:0]}};
+            3'd1:    d = {8{x[15:0]}};
+            3'd2:    d = {4{x[31:0]}};
+            3'd3:    d = {2{x[63:0]}};
+            default: d = x;
+          endcase
+          // Word k of every lane in block k (lane-major), transposed below.
+          for (int k = 0; k < 4; k++) lw[k*1024 + l*32 +: 32] = d[k*32 +: 32];
+        end
+        for (int k = 0; k < 4; k++) nd[k*1024 +: 1024] = transpose32(lw[k*1024 +: 1024]);
+        dat_q <= nd;
+      end else if (cap_q) begin : cap
+        // Lane l's first word from bank b0, the second from b0 + 1 (an odd bank), the
+        // third and fourth from b0 + 2, b0 + 3 (a multiple of 4 plus 2).
+        logic [4095:0] nd;
+        logic [511:0]  odd, hiq;
+        logic [31:0]   w0, w1;
+        logic [63:0]   w23;
+        logic [4:0]    b0;
+        nd  = dat_q;
+        odd = '0;
+        hiq = '0;
+        w0  = '0;
+        w1  = '0;
+        w23 = '0;
+        b0  = '0;
+        for (int k = 0; k < 16; k++) odd[k*32 +: 32] = b_rdata_i[(2*k + 1)*32 +: 32];
+        for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = b_rdata_i[(4*k + 2)*32 +: 64];
+        for (int l = 0; l < 32; l++) begin
+          b0  = b0_q[l*5 +: 5];
+          w0  = b_rdata_i[b0*32 +: 32] >> {off_q[l*2 +: 2], 3'b000};
+          w1  = odd[b0[4:1]*32 +: 32];
+          w23 = hiq[b0[4:2]*64 +: 64];
+          nd[l*128 +: 128] = cap_srv_q[l] ? {w23, w1, w0} : dat_q[l*128 +: 128];
+        end
+        dat_q <= nd;
+      end
+    end
+  end else begin : g_narrow
+    // -------------------------------------------------------------------------
+    // LANES threads per cycle: each pass is a scan over the G lane groups (S_SCAN), then
+    // the bank access (S_PASS); a load's data is handed out G cycles after its capture.
+    // -------------------------------------------------------------------------
+    localparam int unsigned G  = 32 / LANES;             // lane groups
+    localparam int unsigned GW = $clog2(G);
+    localparam int unsigned AW = RW + 7;                 // address bits kept per lane
+
+    logic [32*AW-1:0]     la_q;       // address bits of lane l in [AW*l +: AW]
+    logic [2:0]           size_q;
+    logic [2047:0]        ab_q;       // atomics: b of lane l in [32l +: 32], c in [1024 + 32l +: 32]
+    logic [GW-1:0]        grp_q;      // scan: the lane group (0 outside a scan)
+    logic [31:0]          cl_q;       // banks claimed in this pass so far
+    logic [32*RW-1:0]     crow_q;     //   and their rows
+    logic [31:0]          srv_q;      // threads served by this pass
+    logic [1023:0]        wd_q;       // store: merged words
+    logic [127:0]         wbe_q;      //        and byte enables
+    logic [1023:0]        rd_q;       // load: the read data of the last pass
+    logic                 dact_q;     // handing it out (to the threads of cap_srv_q)
+    logic [GW-1:0]        dgrp_q;     //   to this lane group
+
+    logic                 scan_en;
+    logic [LANES*AW-1:0]  s_la;       // the group's address bits
+    logic [LANES-1:0]     s_p;        //             pending threads
+    logic [LANES*128-1:0] s_d;        //             store data repeated over 16 bytes
+    logic [LANES*4-1:0]   s_cov;      //             bytes covered in the word
+    logic [4:0]           s_bm;       // first-bank bits that select a thread's banks
+    logic [32*LANES-1:0]  s_sv;       // per bank: the group's threads served there
+    logic [LANES-1:0]     s_srv;      // the group's threads served by the pass
+    logic [31:0]          s_cl;       // banks claimed after this group
+    logic [32*RW-1:0]     s_row;      //   and their rows
+    logic [1023:0]        s_wd;       // per bank byte: the byte of the group's highest lane
+    logic [127:0]         s_wbe;      //   that is served there and covers it
+
+    assign scan_en   = (state_q == S_SCAN);
+    assign scan_last = scan_en && (32'(grp_q) == G - 1);
+    assign ld_done   = dact_q && (32'(dgrp_q) == G - 1);
+    assign s_bm      = sz4_q ? 5'h1C : sz3_q ? 5'h1E : 5'h1F;
+
+    // The scanned group's lanes (only while scanning; store data only for stores).
+    always_comb begin
+      logic [LANES*128-1:0] raw;
+      logic [127:0]         x, d;
+      logic [1:0]           off;
+      s_la  = '0;
+      s_p   = '0;
+      s_d   = '0;
+      s_cov = '0;
+      raw   = '0;
+      x     = '0;
+      d     = '0;
+      off   = '0;
+      if (scan_en) begin
+        for (int g = 0; g < 32'(G); g++) begin
+          if (32'(grp_q) == g) begin
+            s_la = la_q[g*LANES*AW +: LANES*AW];
+            s_p  = pend_q[g*LANES +: LANES];
+            if (!ld_q) raw = dat_q[g*LANES*128 +: LANES*128];
+          end
+        end
+        for (int k = 0; k < 32'(LANES); k++) begin
+          off = s_la[k*AW +: 2];
+          s_cov[k*4 +: 4] = (size_q <= 3'd2) ? 4'((5'd1 << (5'd1 << size_q[1:0])) - 5'd1) << off
+                                             : 4'hF;
+          // As in the 32-lane planes: the access repeated over the 16 bytes.
+          x = raw[k*128 +: 128];
+          case (size_q)
+            3'd0:    d = {16{x[7:0]}};
+            3'd1:    d = {8{x[15:0]}};
+            3'd2:    d = {4{x[31:0]}};
+            3'd3:    d = {2{x[63:0]}};
+            default: d = x;
+          endcase
+          s_d[k*128 +: 128] = d;
+        end
+      end
+    end
+
+    // Per bank: a bank not claimed by an earlier group is claimed by this group's lowest
+    // pending thread needing it (8/16-byte threads need every bank of their group of 2/4:
+    // the first-bank bits above the group are compared); the threads needing it with the
+    // claim's row are served; stores take, per byte, the highest served lane covering it.
+    for (genvar b = 0; b < 32; b++) begin : g_scan
+      logic [LANES-1:0] hit, sv;
+      logic [RW-1:0]    row;
+      logic             old;
+      logic [31:0]      wd;
+      logic [3:0]       wbe;
+      always_comb begin
+        logic [4:0]    bk;
+        logic [RW-1:0] rk;
+        hit = '0;
+        sv  = '0;
+        row = '0;
+        old = 1'b0;
+        bk  = '0;
+        rk  = '0;
+        if (scan_en) begin
+          old = (grp_q != '0) && cl_q[b];
+          row = crow_q[b*RW +: RW];
+          for (int k = 32'(LANES) - 1; k >= 0; k--) begin
+            bk     = s_la[k*AW + 2 +: 5];
+            rk     = s_la[k*AW + 7 +: RW];
+            hit[k] = s_p[k] && ((bk ^ 5'(b)) & s_bm) == '0;
+            if (hit[k] && !old) row = rk;
+          end
+          for (int k = 0; k < 32'(LANES); k++) begin
+            rk    = s_la[k*AW + 7 +: RW];
+            sv[k] = hit[k] && (rk == row);
+          end
+        end
+      end
+      always_comb begin : merge
+        wd  = '0;
+        wbe = '0;
+        if (scan_en && !ld_q) begin
+          for (int j = 0; j < 4; j++) begin
+            for (int k = 0; k < 32'(LANES); k++) begin
+              if (sv[k] && s_cov[k*4 + j]) begin
+                wbe[j]       = 1'b1;
+                wd[j*8 +: 8] = s_d[k*128 + (b % 4)*32 + j*8 +: 8];
+              end
+            end
+          end
+        end
+      end
+      assign s_cl[b]               = old || (hit != '0);
+      assign s_row[b*RW +: RW]     = row;
+      assign s_sv[b*LANES +: LANES] = sv;
+      assign s_wd[b*32 +: 32]      = wd;
+      assign s_wbe[b*4 +: 4]       = wbe;
+    end
+
+    always_comb begin
+      s_srv = '0;
+      for (int b = 0; b < 32; b++) s_srv = s_srv | s_sv[b*LANES +: LANES];
+    end
+
+    assign p_srv  = srv_q;
+    assign p_ben  = cl_q;
+    assign p_brow = crow_q;
+    assign p_wd   = wd_q;
+    assign p_wbe  = wbe_q;
+
+    // Atomics: bank, row and operands of the lowest pending thread.
+    always_comb begin
+      a_bank = '0;
+      a_row  = '0;
+      a_b    = '0;
+      a_c    = '0;
+      if (a_en) begin
+        for (int l = 0; l < 32; l++) begin
+          if (a_one[l]) begin
+            a_bank = la_q[l*AW + 2 +: 5];
+            a_row  = la_q[l*AW + 7 +: RW];
+            a_b    = ab_q[l*32 +: 32];
+            a_c    = ab_q[1024 + l*32 +: 32];
           end
         end
       end
     end
-    assign p_wd[b*32 +: 32] = wd;
-    assign p_wbe[b*4 +: 4]  = wbe;
-  end
 
-  // ---------------------------------------------------------------------------
-  // Atomics: the lowest pending thread.
-  // ---------------------------------------------------------------------------
-  logic            a_en;
-  logic [31:0]     a_one;           // its lane, one-hot
-  logic [4:0]      a_bank;
-  logic [RW-1:0]   a_row;
-  logic [31:0]     a_b, a_c, a_rdw, a_old, a_new;
-  logic            f_launch, f_valid;
-  logic [31:0]     f_result;
-
-  assign a_en = (state_q == S_ARD) || (state_q == S_AFP) || (state_q == S_AWR);
-
-  always_comb begin
-    a_one  = '0;
-    a_bank = '0;
-    a_row  = '0;
-    a_b    = '0;
-    a_c    = '0;
-    if (a_en) begin
-      a_one = pend_q & (~pend_q + 32'd1);
-      for (int i = 0; i < 5; i++)  a_bank[i] = (a_one & bpl_q[i*32 +: 32]) != '0;
-      for (int i = 0; i < RW; i++) a_row[i]  = (a_one & rpl_q[i*32 +: 32]) != '0;
-      for (int i = 0; i < 32; i++) begin
-        a_b[i] = (a_one & apl_q[i*32 +: 32]) != '0;
-        a_c[i] = (a_one & apl_q[(32 + i)*32 +: 32]) != '0;
+    // A load's results: lane l's first word from bank b0, the second from b0 + 1 (an odd
+    // bank), the third and fourth from b0 + 2, b0 + 3 (a multiple of 4 plus 2).
+    logic [LANES*128-1:0] d_res;
+    always_comb begin
+      logic [LANES*AW-1:0] dla;
+      logic [1:0]          off;
+      logic [511:0]        odd, hiq;
+      logic [31:0]         w0, w1;
+      logic [63:0]         w23;
+      logic [4:0]          b0;
+      d_res = '0;
+      dla   = '0;
+      off   = '0;
+      odd   = '0;
+      hiq   = '0;
+      w0    = '0;
+      w1    = '0;
+      w23   = '0;
+      b0    = '0;
+      if (dact_q) begin
+        for (int g = 0; g < 32'(G); g++) begin
+          if (32'(dgrp_q) == g) dla = la_q[g*LANES*AW +: LANES*AW];
+        end
+        for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rd_q[(2*k + 1)*32 +: 32];
+        for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = rd_q[(4*k + 2)*32 +: 64];
+        for (int k = 0; k < 32'(LANES); k++) begin
+          off = dla[k*AW +: 2];
+          b0  = dla[k*AW + 2 +: 5];
+          w0  = rd_q[b0*32 +: 32] >> {off, 3'b000};
+          w1  = odd[b0[4:1]*32 +: 32];
+          w23 = hiq[b0[4:2]*64 +: 64];
+          d_res[k*128 +: 128] = {w23, w1, w0};
+        end
       end
     end
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        grp_q  <= '0;
+        dact_q <= 1'b0;
+        dgrp_q <= '0;
+      end else begin
+        // Both counters wrap to 0 after their last group (G is a power of 2).
+        if (scan_en) grp_q <= grp_q + 1'b1;
+        if (cap_q) begin
+          dact_q <= 1'b1;
+          dgrp_q <= '0;
+        end else if (dact_q) begin
+          dgrp_q <= dgrp_q + 1'b1;
+          if (ld_done) dact_q <= 1'b0;
+        end
+      end
+    end
+
+    // Access registers (no reset): the lanes' addresses and operands as given; the pass
+    // being planned; the read data.
+    always_ff @(posedge clk_i) begin
+      if (accept) begin
+        for (int l = 0; l < 32; l++) la_q[l*AW +: AW] <= in_addr_i[l*32 +: AW];
+        size_q <= in_size_i;
+        if (in_op_i == OP_ATOM) ab_q <= {in_ac_i, in_ab_i};
+      end
+      if (scan_en) begin
+        cl_q   <= s_cl;
+        crow_q <= s_row;
+        for (int g = 0; g < 32'(G); g++) begin
+          if (32'(grp_q) == g) srv_q[g*LANES +: LANES] <= s_srv;
+        end
+        wbe_q <= ((grp_q == '0) ? '0 : wbe_q) | s_wbe;
+        for (int i = 0; i < 128; i++) begin
+          if (s_wbe[i]) wd_q[i*8 +: 8] <= s_wd[i*8 +: 8];
+        end
+      end
+      if (cap_q) rd_q <= b_rdata_i;
+    end
+
+    // Data: the store data as given when a store is accepted; a load's results LANES
+    // threads per cycle; an atomic's old value when it is read.
+    always_ff @(posedge clk_i) begin
+      if (accept && in_op_i == OP_ST) begin
+        dat_q <= in_wdata_i;
+      end else begin
+        if (dact_q) begin
+          for (int g = 0; g < 32'(G); g++) begin
+            for (int k = 0; k < 32'(LANES); k++) begin
+              if (32'(dgrp_q) == g && cap_srv_q[g*LANES + k]) begin
+                dat_q[(g*LANES + k)*128 +: 128] <= d_res[k*128 +: 128];
+              end
+            end
+          end
+        end
+        if (a_first_q) begin
+          for (int l = 0; l < 32; l++) begin
+            if (a_one[l]) dat_q[l*128 +: 32] <= a_rdw;
+          end
+        end
+      end
+    end
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        if (!scan_en) assert (grp_q == '0) else $error("wg_smem: scan group %0d outside a scan", grp_q);
+        if (cap_q) assert (!dact_q || ld_done) else $error("wg_smem: load data captured while handing out");
+      end
+    end
+`endif
   end
 
+  // ---------------------------------------------------------------------------
+  // Atomics: read the word, then write op(old, b, c).
+  // ---------------------------------------------------------------------------
   assign a_rdw = b_rdata_i[a_bank*32 +: 32];
   assign a_old = a_first_q ? a_rdw : old_q;
 
@@ -319,9 +725,9 @@ module wg_smem #(
   // ---------------------------------------------------------------------------
   // Control.
   // ---------------------------------------------------------------------------
-  logic accept, pass_go, ard_go, awr_go, last_pass, last_thread;
-  logic cap_d, out_valid_d, a_first_d;
-  logic [31:0] cap_srv_d, pend_d;
+  logic pass_go, ard_go, awr_go, last_pass, last_thread;
+  logic out_valid_d;
+  logic [31:0] pend_d;
   logic [5:0]  passes_d;
 
   assign in_ready_o  = (state_q == S_IDLE);
@@ -350,9 +756,13 @@ module wg_smem #(
             // No active thread: done at once.
             out_valid_d = 1'b1;
           end else begin
-            state_d = (in_op_i == OP_ATOM) ? S_ARD : S_PASS;
+            state_d = (in_op_i == OP_ATOM) ? S_ARD : NARROW ? S_SCAN : S_PASS;
           end
         end
+      end
+      S_SCAN: begin
+        // Narrow: plan the pass over the lane groups.
+        if (scan_last) state_d = S_PASS;
       end
       S_PASS: begin
         if (pass_go) begin
@@ -363,18 +773,22 @@ module wg_smem #(
           if (last_pass) begin
             state_d     = ld_q ? S_LDFIN : S_IDLE;
             out_valid_d = !ld_q;
+          end else if (NARROW) begin
+            state_d = S_SCAN;
           end
         end
       end
       S_LDFIN: begin
-        // The last pass's data is taken this cycle.
-        state_d     = S_IDLE;
-        out_valid_d = 1'b1;
+        // The last pass's data is taken (narrow: handed to the last lane group) this cycle.
+        if (ld_done) begin
+          state_d     = S_IDLE;
+          out_valid_d = 1'b1;
+        end
       end
       S_ARD: begin
         if (ard_go) begin
-          // The old value goes to the result like a load's word.
-          cap_d     = 1'b1;
+          // The old value goes to the result (32 lanes: like a load's word).
+          cap_d     = !NARROW;
           cap_srv_d = a_one;
           a_first_d = 1'b1;
           state_d   = (HAS_FP && aop_q == AOP_FADD) ? S_AFP : S_AWR;
@@ -417,103 +831,13 @@ module wg_smem #(
     end
   end
 
-  // Access registers (no reset): the planes, built when the access is accepted.
+  // Access registers (no reset).
   always_ff @(posedge clk_i) begin
-    if (accept) begin : acc
-      // Per lane {bytes covered in the word, row, first bank}, then as planes.
-      logic [1023:0]   li;
-      logic [LI_W-1:0] pl;
-      logic [5*32-1:0] nb0;
-      logic [63:0]     noff;
-      logic [RW+6:0]   a;
-      logic [3:0]      cov;
-      logic            sub;
-      sub  = (in_op_i != OP_ATOM) && (in_size_i <= 3'd2);
-      li   = '0;
-      nb0  = '0;
-      noff = '0;
-      a    = '0;
-      cov  = '0;
-      for (int l = 0; l < 32; l++) begin
-        a   = in_addr_i[l*32 +: RW+7];
-        cov = sub ? 4'((5'd1 << (5'd1 << in_size_i[1:0])) - 5'd1) << a[1:0] : 4'hF;
-        li[l*32 +: 32] = 32'({cov, a[7 +: RW], a[6:2]});
-        nb0[l*5 +: 5]  = a[6:2];
-        noff[l*2 +: 2] = a[1:0];
-      end
-      pl    = LI_W'(transpose32(li));
-      bpl_q <= pl[0 +: 5*32];
-      rpl_q <= pl[5*32 +: RW*32];
-      cpl_q <= pl[(5 + RW)*32 +: 4*32];
-      b0_q  <= nb0;
-      off_q <= noff;
+    if (accept) begin
       ld_q  <= (in_op_i == OP_LD);
       sz3_q <= (in_op_i != OP_ATOM) && (in_size_i == 3'd3);
       sz4_q <= (in_op_i != OP_ATOM) && (in_size_i == 3'd4);
       aop_q <= in_aop_i;
-    end
-  end
-
-  // Atomic operands as planes.
-  always_ff @(posedge clk_i) begin
-    if (accept && in_op_i == OP_ATOM) begin : acc_atom
-      logic [64*32-1:0] napl;
-      napl = {transpose32(in_ac_i), transpose32(in_ab_i)};
-      apl_q <= napl;
-    end
-  end
-
-  // Data: store data planes when a store is accepted; read data of the previous cycle's
-  // pass into the served threads' results.
-  always_ff @(posedge clk_i) begin
-    if (accept && in_op_i == OP_ST) begin : acc_st
-      // Lane l's 16 bytes as bank b of its group sees them (word b mod 4): the access
-      // repeated over the 16 bytes (16 bytes once, 8 twice, ... 1 byte 16 times), so the
-      // byte enables pick the right copy at any offset and no shift is needed.
-      logic [4095:0] lw, nd;
-      logic [127:0]  d, x;
-      lw = '0;
-      d  = '0;
-      x  = '0;
-      for (int l = 0; l < 32; l++) begin
-        x = in_wdata_i[l*128 +: 128];
-        case (in_size_i)
-          3'd0:    d = {16{x[7:0]}};
-          3'd1:    d = {8{x[15:0]}};
-          3'd2:    d = {4{x[31:0]}};
-          3'd3:    d = {2{x[63:0]}};
-          default: d = x;
-        endcase
-        // Word k of every lane in block k (lane-major), transposed below.
-        for (int k = 0; k < 4; k++) lw[k*1024 + l*32 +: 32] = d[k*32 +: 32];
-      end
-      for (int k = 0; k < 4; k++) nd[k*1024 +: 1024] = transpose32(lw[k*1024 +: 1024]);
-      dat_q <= nd;
-    end else if (cap_q) begin : cap
-      // Lane l's first word from bank b0, the second from b0 + 1 (an odd bank), the
-      // third and fourth from b0 + 2, b0 + 3 (a multiple of 4 plus 2).
-      logic [4095:0] nd;
-      logic [511:0]  odd, hiq;
-      logic [31:0]   w0, w1;
-      logic [63:0]   w23;
-      logic [4:0]    b0;
-      nd  = dat_q;
-      odd = '0;
-      hiq = '0;
-      w0  = '0;
-      w1  = '0;
-      w23 = '0;
-      b0  = '0;
-      for (int k = 0; k < 16; k++) odd[k*32 +: 32] = b_rdata_i[(2*k + 1)*32 +: 32];
-      for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = b_rdata_i[(4*k + 2)*32 +: 64];
-      for (int l = 0; l < 32; l++) begin
-        b0  = b0_q[l*5 +: 5];
-        w0  = b_rdata_i[b0*32 +: 32] >> {off_q[l*2 +: 2], 3'b000};
-        w1  = odd[b0[4:1]*32 +: 32];
-        w23 = hiq[b0[4:2]*64 +: 64];
-        nd[l*128 +: 128] = cap_srv_q[l] ? {w23, w1, w0} : dat_q[l*128 +: 128];
-      end
-      dat_q <= nd;
     end
     if (cap_d) cap_srv_q <= cap_srv_d;
     // Atomics: keep the old value (the array's output may change while a write waits).
@@ -571,6 +895,9 @@ module wg_smem #(
   // Elaboration checks.
   if (DMEM_BYTES % 128 != 0 || DMEM_BYTES < 256 || RW + 9 > 32) begin : g_bad_size
     $error("wg_smem: DMEM_BYTES must be a multiple of 128, at least 256, at most 2**30");
+  end
+  if (LANES != 1 && LANES != 2 && LANES != 4 && LANES != 8 && LANES != 16 && LANES != 32) begin : g_bad_lanes
+    $error("wg_smem: LANES must be 1, 2, 4, 8, 16 or 32");
   end
 
 `ifndef SYNTHESIS

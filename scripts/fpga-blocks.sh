@@ -31,7 +31,7 @@ bparams() {
 	case $1 in
 	wg_coalescer)  echo "" ;;
 	wg_coalescer_scan) echo "LANES $LL" ;;
-	wg_smem)       echo "DMEM_BYTES $D HAS_FP $FP" ;;
+	wg_smem)       echo "DMEM_BYTES $D HAS_FP $FP LANES $LL" ;;
 	wg_l1)         echo "DMEM_BYTES $D SETS $SETS MAX_WAYS $WAYS MSHRS $M" ;;
 	wg_dmem)       echo "DMEM_BYTES $D" ;;
 	wg_lsu)        echo "NUM_WARPS $W NUM_SIMD $S NUM_CTAS $C DMEM_BYTES $D L1_SETS $SETS L1_WAYS $WAYS L1_MSHRS $M CMEM_BYTES $K RETIRE_EN $RE HAS_FP $FP LSU_LANES $LL" ;;

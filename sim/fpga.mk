@@ -178,4 +178,4 @@ $(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/h
 fx2-loop-test: $(FX2L_SIM)
 	$(FX2L_SIM)
 
-rtl-test:: fx2-loop-test fpga
+rtl-test:: fx2-loop-test fpga fpga-lint

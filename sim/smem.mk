@@ -2,8 +2,10 @@
 # (docs/memory-pipeline.md sections 1.2, 3, 4.2, 4.3). Included by the top-level Makefile
 # (-include sim/smem.mk); adds its recipe to the double-colon rule rtl-test.
 #   make smem-test         builds and runs tests/rtl/test_smem.cpp (through the wrapper
-#                          tests/rtl/tb_smem.sv) in two builds: 64 KB with the FP32 adder,
-#                          8 KB without it; SMEM_ARGS go to every run:
+#                          tests/rtl/tb_smem.sv) in three builds: 64 KB with the FP32 adder,
+#                          8 KB without it, and l4: 64 KB, FP32, LANES 4 (the narrow engine,
+#                          docs/fpga.md 3.3; about 35 s CPU to build, 2 s to run); SMEM_ARGS go
+#                          to every run:
 #                          make smem-test SMEM_ARGS='--seed=7 --scale=4'
 #   build/rtl/smem/fp/test_smem --trace      one run with an FST trace
 #   make smem-lint         verilator --lint-only -Wall of wg_smem and wg_dmem (several sizes)
@@ -35,21 +37,22 @@ $(SMEM_FP32_REF_O): tests/rtl/fp32_ref.h sim/smem.mk
 	$(CC) -x c -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math \
 		-DFP32_REF_IMPLEMENTATION -c $< -o $@
 
-# smem_build(name, DMEM_BYTES, HAS_FP): one Verilated build of test_smem.
+# smem_build(name, DMEM_BYTES, HAS_FP, LANES): one Verilated build of test_smem.
 define smem_build
 SMEM_SIMS += $(SMEM_DIR)/$(1)/test_smem
 $(SMEM_DIR)/$(1)/test_smem: $(SMEM_RTL) $(SMEM_TB) $(SMEM_VLT) $(SMEM_SRCS) $(SMEM_FP32_REF_O)
 	@mkdir -p $$(@D)
-	@echo "VERILATE test_smem ($(1): DMEM_BYTES=$(2) HAS_FP=$(3))"
-	@$(VERILATOR) $(SMEM_VFLAGS) -GDMEM_BYTES=$(2) -GHAS_FP=1\'b$(3) \
-		-CFLAGS "-DDMEM_BYTES=$(2) -DHAS_FP=$(3) -DWG_FP32_LATENCY=$(SMEM_FP32_LATENCY)" \
+	@echo "VERILATE test_smem ($(1): DMEM_BYTES=$(2) HAS_FP=$(3) LANES=$(4))"
+	@$(VERILATOR) $(SMEM_VFLAGS) -GDMEM_BYTES=$(2) -GHAS_FP=1\'b$(3) -GLANES=$(4) \
+		-CFLAGS "-DDMEM_BYTES=$(2) -DHAS_FP=$(3) -DSMEM_LANES=$(4) -DWG_FP32_LATENCY=$(SMEM_FP32_LATENCY)" \
 		--top-module tb_smem -Mdir $$(@D) -o test_smem \
 		$(SMEM_VLT) $(SMEM_RTL) $(SMEM_TB) $(abspath tests/rtl/test_smem.cpp) \
 		$(abspath $(SMEM_FP32_REF_O)) >$$(@D)/build.log 2>&1 || { tail -40 $$(@D)/build.log; exit 1; }
 endef
 SMEM_SIMS :=
-$(eval $(call smem_build,fp,65536,1))
-$(eval $(call smem_build,nofp,8192,0))
+$(eval $(call smem_build,fp,65536,1,32))
+$(eval $(call smem_build,nofp,8192,0,32))
+$(eval $(call smem_build,l4,65536,1,4))
 
 smem-test: $(SMEM_SIMS)
 	@failed=; \
@@ -64,7 +67,8 @@ smem-test: $(SMEM_SIMS)
 rtl-test:: smem-test
 
 smem-lint:
-	@set -e; for p in "" "-GDMEM_BYTES=8192 -GHAS_FP=1'b0" "-GDMEM_BYTES=49152" "-GDMEM_BYTES=256"; do \
+	@set -e; for p in "" "-GDMEM_BYTES=8192 -GHAS_FP=1'b0" "-GDMEM_BYTES=49152" "-GDMEM_BYTES=256" \
+		"-GLANES=4" "-GLANES=1 -GDMEM_BYTES=256 -GHAS_FP=1'b0" "-GLANES=16 -GDMEM_BYTES=2048"; do \
 		echo "lint wg_smem $$p"; \
 		$(VERILATOR) --lint-only -Wall $$p -Irtl $(SMEM_VLT) $$(scripts/rtl-deps.py wg_smem) --top-module wg_smem; \
 	done

@@ -6,6 +6,7 @@
 module tb_smem #(
   parameter int unsigned DMEM_BYTES = 65536,
   parameter bit          HAS_FP     = 1'b1,
+  parameter int unsigned LANES      = 32,
   // Derived: do not override.
   parameter int unsigned ROWS = DMEM_BYTES / 128,
   parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1
@@ -49,7 +50,7 @@ module tb_smem #(
   logic [1023:0]    b_wdata;
   logic [127:0]     b_wbe;
 
-  wg_smem #(.DMEM_BYTES(DMEM_BYTES), .HAS_FP(HAS_FP)) u_smem (
+  wg_smem #(.DMEM_BYTES(DMEM_BYTES), .HAS_FP(HAS_FP), .LANES(LANES)) u_smem (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .in_valid_i   (in_valid_i),
