@@ -2,7 +2,7 @@
 #   make ptx          regenerate tests/ptx/*.ptx and kernels/cuda/*.ptx (the CUDA suite, docs/suite.md)
 #                     from their .cu with nvcc (when installed)
 #   make ptx-test     the CUDA test kernels on PTX_TEST_TARGETS (func and sim; sim in lockstep)
-#   make fuzz-smoke   the PTX and assembler fuzzers, FUZZ_SMOKE_SECONDS (30) each
+#   make fuzz-smoke   the PTX and assembler fuzzers, FUZZ_SMOKE_SECONDS (20) each
 #   make fuzz         the same for FUZZ_SECONDS (600) each
 # The fuzzers are libFuzzer programs built with clang, ASan and UBSan (scripts/deps.sh installs clang).
 
@@ -11,7 +11,7 @@ NVCC_FLAGS ?= -ptx -arch=compute_75
 PTX_CU := $(sort $(wildcard tests/ptx/*.cu kernels/cuda/*.cu))
 PTX_TEST_TARGETS ?= func sim
 FUZZ_CC ?= clang
-FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SECONDS ?= 600
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SRCS := host/src/ptx.c host/src/ptx_cfg.c host/src/ptx_ra.c host/src/ptx_xlat.c host/src/asm.c host/src/isa.c \
