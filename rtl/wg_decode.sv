@@ -181,5 +181,13 @@ module wg_decode #(
   if ($bits(uop_o) != wg_sm_pkg::UOP_W) begin : g_bad_width
     $error("wg_decode: wg_sm_pkg::UOP_W does not match uop_t");
   end
+`ifndef SYNTHESIS
+  // The unit field where UOP_UNIT_LSB says: a uop with only unit set has exactly those bits
+  // (checked by Verilator; yosys reads neither the assignment pattern nor the cast).
+  localparam wg_sm_pkg::uop_t UNIT_ONLY = '{unit: 2'b11, default: '0};
+  if (UNIT_ONLY != (wg_sm_pkg::UOP_W)'(3) << wg_sm_pkg::UOP_UNIT_LSB) begin : g_bad_unit_lsb
+    $error("wg_decode: wg_sm_pkg::UOP_UNIT_LSB does not match uop_t");
+  end
+`endif
 
 endmodule

@@ -411,12 +411,10 @@ module wg_sm #(
   logic [NUM_SIMD-1:0]  pg_remote;
   logic [NL-1:0]        pg_lanes_on;   // per scheduler: powered lanes of its target unit
   for (genvar k = 0; k < NUM_SIMD; k++) begin : g_pg_demand
-    wg_sm_pkg::uop_t       ku;
-    logic                  ku_unused, simd, tsplit;
+    logic                  simd, tsplit;
     logic [2:0]            lw;
-    assign ku        = is_uop[k*UOP_W +: UOP_W];
-    assign ku_unused = ^ku;
-    assign simd      = is_valid[k] && ku.unit == wg_sm_pkg::UNIT_SIMD;
+    // The unit field by position: yosys 0.23 cannot resolve a struct declared in a generate.
+    assign simd      = is_valid[k] && is_uop[k*UOP_W + wg_sm_pkg::UOP_UNIT_LSB +: 2] == wg_sm_pkg::UNIT_SIMD;
     assign pg_remote[k] = (k != 0) && !pg_unit_on[k];
     assign tsplit    = (SIMD_WIDTH >= 2) && pg_split[pg_remote[k] ? 0 : k];
     assign lw        = 3'($clog2(SIMD_WIDTH)) - {2'b0, tsplit};

@@ -142,6 +142,10 @@ package wg_sm_pkg;
 
   localparam int unsigned UOP_W = 6 + 3 + 1 + 3 + 6 * 6 + 1 + 32 + 18 + 18 + 4 + 2 + 3 + 1 + 1 + 1 + 1
                                   + 64 + 8;
+  // Bit position of the unit field in a flat uop (the members after it: nwr, wr_pd, illegal,
+  // stop, adv, rmask, pmask), for generate blocks, where yosys 0.23 cannot resolve a
+  // struct-typed signal; wg_decode checks it at elaboration.
+  localparam int unsigned UOP_UNIT_LSB = 3 + 1 + 1 + 1 + 1 + 64 + 8;
 
   // Passes of a SIMD-unit instruction (docs/power-gating.md section 3): lw = log2 of the
   // lanes in use (the unit's width, one less when split); without compaction 32 / 2^lw,

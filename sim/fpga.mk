@@ -124,15 +124,24 @@ fpga-blocks:
 		"$(FPGA_BOARD_$(FPGA_BLOCKS_BOARD))" $(FPGA_BLOCKS)
 
 # --- the board sets elaborate ------------------------------------------------------
-# verilator --lint-only -Wall of one SM with each board's parameters (about a minute each).
+# verilator --lint-only -Wall of one SM with each board's parameters, and yosys' front end
+# and elaboration of the same (read_verilog, chparam, hierarchy -check: a construct yosys
+# does not read, which Verilator accepts, fails here in seconds rather than in a synthesis
+# run of tens of minutes; FPGA_ELAB_BOARDS, default arty: about 15 s each).
+FPGA_ELAB_BOARDS ?= arty
 .PHONY: fpga-lint
 define fpga_lint_one
 	@echo "LINT wg_sm, board $(1)"
 	@$(VERILATOR) --lint-only -Wall -Irtl $(wildcard rtl/*.vlt) $(XC7_RTL) --top-module wg_sm \
 		$(call board_vflags,$(1),$(BOARD_SM_NAMES))
+	@if [ -n "$(filter $(1),$(FPGA_ELAB_BOARDS))" ]; then echo "YOSYS ELABORATE wg_sm, board $(1)"; \
+		$(YOSYS) -q -p 'read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(1),$(BOARD_SM_NAMES)) wg_sm; \
+		hierarchy -check -top wg_sm' >$(FPGA_DIR)/elab-$(1).log 2>&1 \
+		|| { grep -i -B2 -A2 error $(FPGA_DIR)/elab-$(1).log; exit 1; }; fi
 
 endef
 fpga-lint:
+	@mkdir -p $(FPGA_DIR)
 	$(foreach b,$(FPGA_BOARDS),$(call fpga_lint_one,$(b)))
 
 # --- host configurations --------------------------------------------------------

@@ -7,6 +7,7 @@
 #   make fx2-emu      build/usb/fx2-emu: the emulated FX2 + FPGA (umockdev testbed)
 #   make usb-test     every kernel program on --target usb under umockdev-wrapper against
 #                     --target gpu: identical downloads, cycles and statistics (scripts/usb-test.sh)
+#   make usb-ci-test  usb-test without bfs and histogram (USB_CI_KERNELS): the part in make test
 #   make usb-bench    frames/s and MB/s through the emulated USB path (a figure, not a test)
 #   make top-lint     verilator --lint-only -Wall of wg_board_top (2 SMs; 1 SM without retire)
 #   make top-jtag-test  tests/rtl/test_board_jtag.c: the top's JTAG registers and the power-gating
@@ -97,5 +98,11 @@ usb-jtag-test: $(FX2_EMU) $(BUILD)/kernels/$(USB_JTAG_KERNEL) $(FW_IHX)
 	@OPENOCD=$(OPENOCD) scripts/usb-jtag-test.sh $(BUILD) $(USB_JTAG_KERNEL)
 
 # In make test (after board-test, whose gpu runs usb-test reuses): the board top's JTAG
-# registers pin by pin, every kernel through libusb and the emulated FX2, OpenOCD on the top.
-rtl-test:: top-jtag-test usb-test usb-jtag-test
+# registers pin by pin, the kernels through libusb and the emulated FX2 but the two longest
+# (bfs and histogram: about a minute together; make usb-test runs every kernel), OpenOCD on
+# the top.
+USB_CI_KERNELS ?= matmul nested reduce saxpy vecadd
+usb-ci-test: $(FX2_EMU) $(KERNEL_BINS) $(FW_IHX)
+	@USB_TEST_KERNELS="$(USB_CI_KERNELS)" scripts/usb-test.sh $(BUILD)
+.PHONY: usb-ci-test
+rtl-test:: top-jtag-test usb-ci-test usb-jtag-test
