@@ -22,11 +22,15 @@ GPU_VFLAGS := --cc --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fs
 
 .PHONY: gpu-lib gpu-test gpu-lint
 
+# The SM block's directory name (Vwg_sm_<suffix>) as Verilator writes it into $(1)/$(2), the
+# generated *_hier.mk: a shell command substitution.
+hier_block = $$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' $(1)/$(2) | head -1)
+
 # After hier_build (here and in sim/board.mk, sim/usb.mk): the SM block's protect-lib wrapper
 # evaluates the block only when one of its inputs changed (scripts/protectlib-skip.py; docs/gpu.md
 # section 2.2), then the block's library is rebuilt with it. $(1): the Verilator output
 # directory, $(2): its *_hier.mk.
-hier_skip = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' $(1)/$(2) | head -1); \
+hier_skip = blk=$(call hier_block,$(1),$(2)); \
 	[ -n "$$blk" ] || { echo "no SM block named in $(1)/$(2)"; exit 1; }; \
 	scripts/protectlib-skip.py $(1)/$$blk && $(MAKE) -s --no-print-directory -C $(1)/$$blk -f $$blk.mk OPT_FAST=-O2
 
@@ -40,7 +44,7 @@ hier_skip = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' 
 # the block is built as usual. All copied files get one time stamp (of $(1)/<block>.reused),
 # newer than the arguments file that the Verilation just wrote, so the generated make finds
 # the block up to date.
-hier_reuse = blk=$$(sed -n 's|^[[:space:]]*\(Vwg_sm_[^/ ]*\)/lib[^ ]*\.a.*|\1|p' $(1)/$(2) | head -1); \
+hier_reuse = blk=$(call hier_block,$(1),$(2)); \
 	src=$(GPU_OBJ)/$$blk; args='/^-Mdir /d; /\.s\?v$$/d; /\.vlt$$/d'; \
 	if [ -n "$$blk" ] && [ -f $$src/lib$${blk\#V}.a ] && [ -f $(GPU_OBJ)/$${blk}_hierMkArgs.f ] \
 		&& cmp -s <(sed "$$args" $(GPU_OBJ)/$${blk}_hierMkArgs.f) <(sed "$$args" $(1)/$${blk}_hierMkArgs.f); then \
