@@ -12,9 +12,12 @@
 # arty: Digilent Arty A7-100T (XC7A100T: 63,400 LUT, 126,800 FF, 135 RAMB36, 240 DSP48E1).
 # One SM of 2 x 8 lanes, 8 warps (4 per scheduler), 8192 registers (32 per thread at full
 # occupancy), 2 CTAs, 16 KB L1/shared array, FP32, no SFU, coalescer 4 lanes per cycle.
+# A SIMT stack of 64 entries per warp in both sets, the golden model's depth: a loop whose
+# lanes leave at different trips pushes two entries per divergence (kernels/nested.s
+# needs more than 32), and any kernel the golden model runs must run here.
 FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=8 NUM_SIMD=2 NUM_REGS=8192 RF_BANKS=4 \
                    NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=8 L1_MSHRS=4 IMEM_DEPTH=1024 \
-                   CMEM_BYTES=1024 STACK_DEPTH=16 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
+                   CMEM_BYTES=1024 STACK_DEPTH=64 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
                    LSU_LANES=4
 
 # ice40: the tiniest SM meant to run integer kernels (not run yet): one SIMD unit of 4 lanes, 4 warps,
@@ -23,7 +26,7 @@ FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=8 NUM_SIMD=2 NUM_REGS=8192 R
 # fpga` is the FX2 loop-back.
 FPGA_BOARD_ice40 := NUM_SMS=1 NUM_WARPS=4 SIMD_WIDTH=4 NUM_SIMD=1 NUM_REGS=1024 RF_BANKS=4 \
                     NUM_CTAS=1 DMEM_BYTES=2048 L1_SETS=2 L1_MSHRS=2 IMEM_DEPTH=256 \
-                    CMEM_BYTES=256 STACK_DEPTH=16 HAS_FP=0 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
+                    CMEM_BYTES=256 STACK_DEPTH=64 HAS_FP=0 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
                     LSU_LANES=4
 
 FPGA_BOARDS := arty ice40
@@ -46,5 +49,12 @@ board_vflags = +define+WG_GPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
                $(foreach p,$(call board_params,$(1),$(2)),-G$(call board_gval,$(p)))
 board_cdefs  = -DWGGPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
                $(addprefix -DWGGPU_,$(call board_params,$(1),$(BOARD_GPU_NAMES)))
+# The WGSIM_* macros of sim/wgsim.cpp for a Verilated wg_sm of the set (sm-board-test):
+# wgsim_info then reports the set, so test_sm and the sim target know what the model holds.
+# WGSIM_SMEM_BYTES is the shared size of the 48 KB split, 3/4 of the array.
+BOARD_WGSIM_NAMES := NUM_WARPS SIMD_WIDTH NUM_SIMD NUM_REGS NUM_CTAS IMEM_DEPTH CMEM_BYTES STACK_DEPTH \
+                     HAS_FP HAS_SFU RETIRE_EN MEM_TAG_W LSU_LANES
+board_simdefs = $(addprefix -DWGSIM_,$(call board_params,$(1),$(BOARD_WGSIM_NAMES))) \
+                -DWGSIM_SMEM_BYTES=$(shell echo $$(( $(call board_param,$(1),DMEM_BYTES) * 3 / 4 )))
 # yosys chparam arguments for a top with the given names: -set NAME VALUE ...
 board_chparam = $(foreach p,$(call board_params,$(1),$(2)),-set $(subst =, ,$(p)))

@@ -99,29 +99,21 @@ module wg_simd_unit #(
   logic              in_split;
   logic [31:0]       c_mask, c_psel;
   logic [5:0]        c_passes;
-  logic [3*1024-1:0] c_rows;
-  logic              out_cmp_q;
+  logic [159:0]      c_thr;
   logic [1023:0]     out_data_q;
   logic [31:0]       out_pred_q, out_mask_q;
 
   assign in_split = in_split_i && SPLIT_OK;
 
-  wg_compact #(.LANES(W), .NROWS(3)) u_cmp (
+  wg_compact #(.LANES(W)) u_cmp (
     .en_i        (in_compact_i),
     .half_i      (in_split),
     .mask_i      (in_exec_i),
-    .rows_i      ({in_c_i, in_b_i, in_a_i}),
     .bits_i      (in_psel_i),
     .slot_mask_o (c_mask),
     .passes_o    (c_passes),
-    .rows_o      (c_rows),
-    .bits_o      (c_psel),
-    .bwd_en_i    (out_cmp_q),
-    .bwd_mask_i  (out_mask_q),
-    .bwd_row_i   (out_data_q),
-    .bwd_bits_i  (out_pred_q),
-    .bwd_row_o   (out_data_o),
-    .bwd_bits_o  (out_pred_o)
+    .slot_thr_o  (c_thr),
+    .bits_o      (c_psel)
   );
 
   // The lanes of a pass: slots [first, first + W) (split: the lower W / 2 lanes only).
@@ -136,14 +128,16 @@ module wg_simd_unit #(
   // ---- Pass sequencer ----------------------------------------------------------------
   // ld_*: the pass loaded into the lanes at the end of this cycle, either pass 0 of
   // an instruction being accepted, or pass 1.. of the instruction accepted earlier,
-  // from the pass buffer (the whole instruction in slot order).
+  // from the pass buffer (the instruction's operand rows in thread order and its slot
+  // table). Lane l of pass q runs slot k = q * W' + l; its operands are those of the
+  // slot's thread (ld_thr), read through a 32:1 multiplexer per lane.
   logic              in_fire;
-  logic              ld_valid, ld_last, ld_split, ld_cmp;
-  logic [PASS_W-1:0] ld_pass;
+  logic              ld_valid, ld_last;
   logic [5:0]        ld_op;
   logic [2:0]        ld_mod;
   logic [W-1:0]      ld_exec, ld_psel;
   logic [ROW_W-1:0]  ld_a, ld_b, ld_c;
+  logic [5*W-1:0]    ld_thr;   // thread of each lane's slot
   logic [TAG_W-1:0]  ld_tag;
   logic [31:0]       ld_mask;
 
@@ -152,12 +146,13 @@ module wg_simd_unit #(
   logic              seq_q;   // passes 1.. of the buffered instruction are loading
   logic [PASS_W-1:0] pass_q;  // the pass loaded this cycle while seq_q
   logic [PASS_W-1:0] lastp_q; // its last pass
-  logic              split_q, cmp_q;
+  logic              split_q;
   logic [5:0]        sop_q;
   logic [2:0]        smod_q;
   logic [TAG_W-1:0]  stag_q;
   logic [31:0]       sexec_q, smask_q, spsel_q;
-  logic [1023:0]     buf_a_q, buf_b_q, buf_c_q;  // slot order
+  logic [1023:0]     buf_a_q, buf_b_q, buf_c_q;  // thread order
+  logic [159:0]      sthr_q;                     // slot table
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -181,40 +176,30 @@ module wg_simd_unit #(
       smask_q <= c_mask;
       spsel_q  <= c_psel;
       split_q <= in_split;
-      cmp_q   <= in_compact_i;
       lastp_q <= PASS_W'(c_passes - 6'd1);
-      buf_a_q <= c_rows[0 +: 1024];
-      buf_b_q <= c_rows[1024 +: 1024];
-      buf_c_q <= c_rows[2048 +: 1024];
+      buf_a_q <= in_a_i;
+      buf_b_q <= in_b_i;
+      buf_c_q <= in_c_i;
+      sthr_q  <= c_thr;
     end
   end
 
-  // One pass's slice of the buffer, by constant slices (a mux in hardware). Split passes
-  // start every W / 2 slots; the last one reads past the row (zeros, lanes without valid).
-  logic [ROW_W-1:0] seq_a, seq_b, seq_c;
-  logic [W-1:0]     seq_exec, seq_psel;
+  // The slots of pass pass_q of the buffered instruction: each lane's thread, by constant
+  // slices of the slot table (a mux in hardware). Split passes start every W / 2 slots.
+  logic [5*W-1:0] seq_thr;
+  logic [W-1:0]   seq_exec, seq_psel;
   always_comb begin
-    logic [1023+ROW_W:0] pa, pb, pc;
-    pa = {{ROW_W{1'b0}}, buf_a_q};
-    pb = {{ROW_W{1'b0}}, buf_b_q};
-    pc = {{ROW_W{1'b0}}, buf_c_q};
-    seq_a    = '0;
-    seq_b    = '0;
-    seq_c    = '0;
+    seq_thr  = '0;
     seq_exec = '0;
     seq_psel = '0;
     for (int q = 1; q < 32'(MAXP); q++) begin
       if (pass_q == PASS_W'(q)) begin
-        if (!split_q) begin
-          if (q < 32'(PASSES)) begin
-            seq_a = pa[q*ROW_W +: ROW_W];
-            seq_b = pb[q*ROW_W +: ROW_W];
-            seq_c = pc[q*ROW_W +: ROW_W];
+        for (int l = 0; l < 32'(W); l++) begin
+          if (!split_q) begin
+            if (q < 32'(PASSES)) seq_thr[l*5 +: 5] = sthr_q[(q*32'(W) + l)*5 +: 5];
+          end else if (l < 32'(HW) && q*32'(HW) + l < 32) begin
+            seq_thr[l*5 +: 5] = sthr_q[(q*32'(HW) + l)*5 +: 5];
           end
-        end else begin
-          seq_a = pa[q*32'(HW)*32 +: ROW_W];
-          seq_b = pb[q*32'(HW)*32 +: ROW_W];
-          seq_c = pc[q*32'(HW)*32 +: ROW_W];
         end
         seq_exec = pass_bits(smask_q, split_q, q);
         seq_psel = pass_bits(spsel_q, split_q, q);
@@ -222,28 +207,44 @@ module wg_simd_unit #(
     end
   end
 
+  // Operands of the pass: each lane's thread out of the accepted instruction's rows (pass 0)
+  // or the buffer's.
+  logic [1023:0] src_a, src_b, src_c;
+  assign src_a  = in_fire ? in_a_i : buf_a_q;
+  assign src_b  = in_fire ? in_b_i : buf_b_q;
+  assign src_c  = in_fire ? in_c_i : buf_c_q;
+  assign ld_thr = in_fire ? c_thr[0 +: 5*W] : seq_thr;
+  always_comb begin
+    ld_a = '0;
+    ld_b = '0;
+    ld_c = '0;
+    for (int l = 0; l < 32'(W); l++) begin
+      for (int t = 0; t < 32; t++) begin
+        if (ld_thr[l*5 +: 5] == 5'(t)) begin
+          ld_a[l*32 +: 32] = src_a[t*32 +: 32];
+          ld_b[l*32 +: 32] = src_b[t*32 +: 32];
+          ld_c[l*32 +: 32] = src_c[t*32 +: 32];
+        end
+      end
+    end
+  end
+
   assign in_ready_o = !seq_q;
   assign ld_valid   = in_fire || seq_q;
-  assign ld_pass    = in_fire ? '0 : pass_q;
   assign ld_last    = in_fire ? (c_passes == 6'd1) : (pass_q == lastp_q);
-  assign ld_split   = in_fire ? in_split : split_q;
-  assign ld_cmp     = in_fire ? in_compact_i : cmp_q;
   assign ld_op      = in_fire ? in_op_i : sop_q;
   assign ld_mod     = in_fire ? in_mod_i : smod_q;
   assign ld_exec    = in_fire ? pass_bits(c_mask, in_split, 0) : seq_exec;
   assign ld_psel    = in_fire ? pass_bits(c_psel, in_split, 0) : seq_psel;
-  assign ld_a       = in_fire ? c_rows[0 +: ROW_W] : seq_a;
-  assign ld_b       = in_fire ? c_rows[1024 +: ROW_W] : seq_b;
-  assign ld_c       = in_fire ? c_rows[2048 +: ROW_W] : seq_c;
   assign ld_tag     = in_fire ? in_tag_i : stag_q;
   assign ld_mask    = in_fire ? in_exec_i : sexec_q;
 
   // ---- Pass control pipeline ---------------------------------------------------------
   // Stage 0 is the compute cycle of a pass (the lanes' operand registers hold it);
   // stage FP_LAT is its write-back cycle (the lanes' results are at their outputs).
-  // The tag, mask and compaction flag travel with the last pass only.
-  logic [FP_LAT:0]              pv_q, plast_q, psplit_q, pcmp_q;
-  logic [(FP_LAT+1)*PASS_W-1:0] ppass_q;
+  // Each pass carries its lanes' threads; the tag and mask travel with the last pass only.
+  logic [FP_LAT:0]              pv_q, plast_q;
+  logic [(FP_LAT+1)*5*W-1:0]    pthr_q;
   logic [(FP_LAT+1)*TAG_W-1:0]  ptag_q;
   logic [(FP_LAT+1)*32-1:0]     pmask_q;
 
@@ -257,35 +258,30 @@ module wg_simd_unit #(
 
   always_ff @(posedge clk_i) begin
     if (ld_valid) begin
-      plast_q[0]           <= ld_last;
-      psplit_q[0]          <= ld_split;
-      ppass_q[0 +: PASS_W] <= ld_pass;
+      plast_q[0]        <= ld_last;
+      pthr_q[0 +: 5*W]  <= ld_thr;
     end
     if (ld_valid && ld_last) begin
       ptag_q[0 +: TAG_W] <= ld_tag;
       pmask_q[0 +: 32]   <= ld_mask;
-      pcmp_q[0]          <= ld_cmp;
     end
     for (int k = 1; k <= FP_LAT; k++) begin
       if (pv_q[k-1]) begin
-        plast_q[k]                  <= plast_q[k-1];
-        psplit_q[k]                 <= psplit_q[k-1];
-        ppass_q[k*PASS_W +: PASS_W] <= ppass_q[(k-1)*PASS_W +: PASS_W];
+        plast_q[k]             <= plast_q[k-1];
+        pthr_q[k*5*W +: 5*W]   <= pthr_q[(k-1)*5*W +: 5*W];
         if (plast_q[k-1]) begin
           ptag_q[k*TAG_W +: TAG_W] <= ptag_q[(k-1)*TAG_W +: TAG_W];
           pmask_q[k*32 +: 32]      <= pmask_q[(k-1)*32 +: 32];
-          pcmp_q[k]                <= pcmp_q[k-1];
         end
       end
     end
   end
 
-  logic              wb_valid, wb_last, wb_split;
-  logic [PASS_W-1:0] wb_pass;
+  logic           wb_valid, wb_last;
+  logic [5*W-1:0] wb_thr;
   assign wb_valid = pv_q[FP_LAT];
   assign wb_last  = plast_q[FP_LAT];
-  assign wb_split = psplit_q[FP_LAT];
-  assign wb_pass  = ppass_q[FP_LAT*PASS_W +: PASS_W];
+  assign wb_thr   = pthr_q[FP_LAT*5*W +: 5*W];
 
   // ---- Lanes ----------------------------------------------------------------------------
   logic [W-1:0]      lane_out_valid, lane_out_pred, lane_busy, lane_work;
@@ -423,32 +419,23 @@ module wg_simd_unit #(
   assign lane_work_o = lane_work;
 
   // ---- Output row ----------------------------------------------------------------------
-  // Pass p's results go to threads p*W .. p*W+W-1. A slot is written only by a lane
-  // that computed it; slots of threads outside the mask keep old values. The row is in slot
-  // order (pass q, lane l: slot q * W' + l); wg_compact turns it back into thread order.
+  // The row is in thread order: each lane that computed in the pass in write-back writes its
+  // slot's thread. Threads outside the mask keep old values.
   logic [TAG_W-1:0] out_tag_q;
   logic             out_valid_q;
 
   always_ff @(posedge clk_i) begin
-    for (int q = 0; q < 32'(MAXP); q++) begin
+    for (int t = 0; t < 32; t++) begin
       for (int l = 0; l < 32'(W); l++) begin
-        if (wb_valid && wb_pass == PASS_W'(q) && lane_out_valid[l]) begin
-          if (!wb_split) begin
-            if (q < 32'(PASSES)) begin
-              out_data_q[(q*W + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
-              out_pred_q[q*W + l]            <= lane_out_pred[l];
-            end
-          end else if (l < 32'(HW) && q*32'(HW) + l < 32) begin
-            out_data_q[(q*32'(HW) + l)*32 +: 32] <= lane_out_data[l*32 +: 32];
-            out_pred_q[q*32'(HW) + l]            <= lane_out_pred[l];
-          end
+        if (wb_valid && lane_out_valid[l] && wb_thr[l*5 +: 5] == 5'(t)) begin
+          out_data_q[t*32 +: 32] <= lane_out_data[l*32 +: 32];
+          out_pred_q[t]          <= lane_out_pred[l];
         end
       end
     end
     if (wb_valid && wb_last) begin
       out_tag_q  <= ptag_q[FP_LAT*TAG_W +: TAG_W];
       out_mask_q <= pmask_q[FP_LAT*32 +: 32];
-      out_cmp_q  <= pcmp_q[FP_LAT];
     end
   end
 
@@ -458,6 +445,8 @@ module wg_simd_unit #(
   end
 
   assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_data_q;
+  assign out_pred_o  = out_pred_q;
   assign out_tag_o   = out_tag_q;
   assign out_mask_o  = out_mask_q;
 

@@ -9,7 +9,7 @@
 #     BLOCK:  module names (wg_coalescer wg_lsu ...)
 # Environment: YOSYS (yosys), BLOCK_TIMEOUT (seconds per block, 1200), BLOCK_BOXES (modules
 # read as black boxes, their logic not counted: e.g. "wg_smem wg_l1 wg_dmem" gives wg_lsu's
-# own logic).
+# own logic), RF_LANES_PER_ROW (wg_regfile's LANES_PER_ROW alone, 32 as in wg_exec_pipe).
 set -u
 out=$1; params=$2; shift 2
 YOSYS=${YOSYS:-yosys}
@@ -36,6 +36,8 @@ bparams() {
 	wg_dmem)       echo "DMEM_BYTES $D" ;;
 	wg_lsu)        echo "NUM_WARPS $W NUM_SIMD $S NUM_CTAS $C DMEM_BYTES $D L1_SETS $SETS L1_WAYS $WAYS L1_MSHRS $M CMEM_BYTES $K RETIRE_EN $RE HAS_FP $FP LSU_LANES $LL" ;;
 	wg_exec_pipe)  echo "NUM_WARPS $W NUM_SIMD $S SIMD_WIDTH $L HAS_FP $FP RF_REGS $((R / S)) RF_BANKS $B RETIRE_EN $RE" ;;
+	wg_regfile)    echo "NUM_WARPS $((W / S)) NUM_REGS $((R / S)) NUM_BANKS $B LANES_PER_ROW ${RF_LANES_PER_ROW:-32} TAG_W 1" ;;
+	wg_simd_unit)  echo "SIMD_WIDTH $L HAS_FP $FP TAG_W 1" ;;
 	wg_warp_sched) echo "NUM_WARPS $W NUM_SIMD $S" ;;
 	wg_fetch)      echo "NUM_WARPS $W NUM_SIMD $S IMEM_DEPTH $I HAS_FP $FP HAS_SFU $SFU" ;;
 	wg_simt_stack) echo "NUM_WARPS $W STACK_DEPTH $SD NUM_PORTS $S" ;;

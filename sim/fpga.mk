@@ -18,7 +18,6 @@
 # The Arty A7 bitstream is Vivado's (constraints/arty-a7-100t.tcl, not run here); `make
 # program` (sim/jtag.mk) loads it over the board's FT2232H.
 
-include configs/boards.mk
 
 YOSYS       ?= yosys
 NEXTPNR     ?= nextpnr-ice40

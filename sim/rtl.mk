@@ -164,7 +164,7 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
 	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=1 -GQDEPTH=2
 	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=128 -GQDEPTH=8
-	@$(RTL_LINT) rtl/wg_compact.sv --top-module wg_compact -GLANES=1 -GNROWS=1
+	@$(RTL_LINT) rtl/wg_compact.sv --top-module wg_compact -GLANES=1
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
 	@echo "rtl: lint clean at all parameter sets"

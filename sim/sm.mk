@@ -7,7 +7,10 @@
 #   make sm-lint        verilator --lint-only -Wall of every SM block as its own top
 #   make sm-synth       yosys synthesis of a small SM: sim/synth.mk, docs/synthesis.md
 #   make sm-unit-test   Verilator unit tests of wg_simt_stack and wg_warp_sched
-#   make sm-l4-test     test_sm on a small SM with LSU_LANES = 4 (docs/fpga.md section 3.3); not in make test (a build of about 2 minutes)
+#   make sm-board-test  test_sm on the SM of a board set of configs/boards.mk (SM_BOARD, default
+#                       arty: 2 x 8 lanes, LSU_LANES 4; docs/fpga.md section 2); cases that do not
+#                       fit the set are skipped by name. In make test (rtl-test): the only test of
+#                       the narrow memory pipeline inside the SM
 # Parameters of the library build: SM_PARAMS (Verilator -G options); the same values
 # reach sim/wgsim.cpp as WGSIM_* macros.
 
@@ -75,27 +78,29 @@ bench-sim: $(SM_DIR)/test_sm
 
 rtl-test:: sm-test sm-unit-test
 
-# The narrow memory path (docs/fpga.md section 3.3): a small SM (8 warps, 2 x 8 lanes,
-# 8192 registers) with LSU_LANES = 4, assertions on; test_sm's kernels against the golden
-# model as in sm-test. Its own model directory, so it does not disturb sm-lib.
-SM_L4_DIR    := $(BUILD)/sim-l4
+# The SM of a board set (configs/boards.mk, docs/fpga.md section 2), assertions on;
+# test_sm's kernels against the golden model as in sm-test, those that do not fit the set
+# skipped with the reason. Its own model directory per board, so it does not disturb sm-lib.
+# `arty` is the narrow memory path's test too (LSU_LANES 4, docs/fpga.md section 3.3).
+SM_BOARD     ?= arty
+SM_L4_DIR    := $(BUILD)/sim-$(SM_BOARD)
 SM_L4_OBJ    := $(SM_L4_DIR)/obj
-SM_L4_PARAMS := -GNUM_WARPS=8 -GSIMD_WIDTH=8 -GNUM_REGS=8192 -GLSU_LANES=4
-SM_L4_CFLAGS := -O2 -march=native -I$(CURDIR)/sim -DWGSIM_NUM_WARPS=8 -DWGSIM_SIMD_WIDTH=8 \
-                -DWGSIM_NUM_REGS=8192
+SM_L4_PARAMS := $(call board_vflags,$(SM_BOARD),$(BOARD_SM_NAMES))
+SM_L4_CFLAGS := -O2 -march=native -I$(CURDIR)/sim $(call board_simdefs,$(SM_BOARD))
 SM_L4_VFLAGS := --cc --build -j 2 -Wall --assert --x-assign fast --x-initial fast \
                 -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SM_CXX) -CFLAGS "$(SM_L4_CFLAGS)"
 
-$(SM_L4_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk
+$(SM_L4_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
 	@mkdir -p $(SM_L4_OBJ)
-	@echo "VERILATE wg_sm ($(SM_L4_PARAMS))"
+	@[ -n "$(FPGA_BOARD_$(SM_BOARD))" ] || { echo "SM_BOARD=$(SM_BOARD): no such set in configs/boards.mk"; exit 1; }
+	@echo "VERILATE wg_sm, board $(SM_BOARD): $(call board_params,$(SM_BOARD),$(BOARD_SM_NAMES))"
 	@start=$$(date +%s); \
 	$(VERILATOR) $(SM_L4_VFLAGS) $(SM_L4_PARAMS) --top-module wg_sm --Mdir $(SM_L4_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_L4_OBJ)/build.log 2>&1 \
 	&& $(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
 		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_L4_OBJ)/build.log 2>&1 \
 		|| { tail -40 $(SM_L4_OBJ)/build.log; exit 1; }; \
-	echo "wg_sm (LSU_LANES 4) built in $$(( $$(date +%s) - start )) s"
+	echo "wg_sm ($(SM_BOARD)) built in $$(( $$(date +%s) - start )) s"
 
 $(SM_L4_OBJ)/wgsim.o: sim/wgsim.cpp sim/wgsim.h $(SM_L4_OBJ)/Vwg_sm__ALL.a
 	$(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) wgsim.o
@@ -109,8 +114,9 @@ $(SM_L4_DIR)/test_sm: tests/rtl/test_sm.c $(SM_L4_DIR)/libwgsim.a $(LIB)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< \
 		$(SM_L4_DIR)/libwgsim.a $(LIB) $(SM_LDLIBS)
 
-.PHONY: sm-l4-test
-sm-l4-test: $(SM_L4_DIR)/test_sm
+.PHONY: sm-board-test
+rtl-test:: sm-board-test
+sm-board-test: $(SM_L4_DIR)/test_sm
 	$(SM_L4_DIR)/test_sm
 	$(SM_L4_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
 

@@ -56,6 +56,15 @@
 #ifndef WGSIM_MEM_TAG_W
 #define WGSIM_MEM_TAG_W 8
 #endif
+#ifndef WGSIM_HAS_SFU
+#define WGSIM_HAS_SFU 1
+#endif
+#ifndef WGSIM_RETIRE_EN
+#define WGSIM_RETIRE_EN 1
+#endif
+#ifndef WGSIM_LSU_LANES
+#define WGSIM_LSU_LANES 32
+#endif
 
 namespace {
 
@@ -358,6 +367,9 @@ void wgsim_info(const struct wgsim *s, struct wgsim_info *info)
 	info->stack_depth = WGSIM_STACK_DEPTH;
 	info->has_fp = WGSIM_HAS_FP;
 	info->mem_tag_bits = WGSIM_MEM_TAG_W;
+	info->has_sfu = WGSIM_HAS_SFU;
+	info->retire_en = WGSIM_RETIRE_EN;
+	info->lsu_lanes = WGSIM_LSU_LANES;
 }
 
 void wgsim_reset(struct wgsim *s)

@@ -26,6 +26,9 @@ struct wgsim_info {
 	uint32_t num_warps, simd_width, num_simd, num_regs, num_ctas;
 	uint32_t smem_bytes, imem_depth, cmem_bytes, stack_depth, has_fp; /* smem_bytes: L1_CTRL split 0 (48 KB) */
 	uint32_t mem_tag_bits;
+	uint32_t has_sfu;   /* 0: SFU-class instructions are illegal (docs/sfu.md) */
+	uint32_t retire_en; /* 0: no retire port, wgsim_retire_pop never returns a beat */
+	uint32_t lsu_lanes; /* threads per cycle of the memory pipeline (docs/fpga.md section 3.3) */
 };
 
 struct wgsim_opts {

@@ -255,6 +255,27 @@ int wg_isa_decode(uint64_t w, struct wg_insn *in, char *why, size_t whylen)
 	return 0;
 }
 
+unsigned wg_isa_needs(const uint64_t *code, uint32_t n, uint32_t first_pc[2])
+{
+	unsigned needs = 0;
+	if (first_pc)
+		first_pc[0] = first_pc[1] = UINT32_MAX;
+	for (uint32_t pc = 0; pc < n; pc++) {
+		struct wg_insn in;
+		unsigned bit = 0;
+		if (wg_isa_decode(code[pc], &in, NULL, 0))
+			continue;
+		if (in.e->cls == WG_CLASS_FP || ((in.op == WG_OP_ATOMGX || in.op == WG_OP_ATOMSX) && in.mod == 4))
+			bit = WG_NEED_FP;
+		else if (in.e->cls == WG_CLASS_SFU)
+			bit = WG_NEED_SFU;
+		if (bit && first_pc && !(needs & bit))
+			first_pc[bit == WG_NEED_SFU] = pc;
+		needs |= bit;
+	}
+	return needs;
+}
+
 static int reg_ok(unsigned r, unsigned n, unsigned regs)
 {
 	return r == WG_REG_RZ || r + n <= regs;

@@ -194,6 +194,17 @@ int wg_isa_decode(uint64_t word, struct wg_insn *insn, char *why, size_t whylen)
 /* Check every register operand against a kernel's registers per thread. */
 int wg_isa_check_regs(const struct wg_insn *insn, unsigned regs, char *why, size_t whylen);
 
+/*
+ * Optional units a piece of code needs (an SM built without one decodes these
+ * instructions as illegal, rtl/wg_decode.sv): WG_NEED_FP for class FP and the
+ * FP32 atomics (ATOM*.ADD.F32, the LSU's FP32 adder), WG_NEED_SFU for class SFU.
+ * Words that do not decode are ignored (the assembler and the loader reject them).
+ * When first_pc is not NULL it gets, per need bit, the first pc needing it
+ * (first_pc[0] FP, first_pc[1] SFU; UINT32_MAX when none).
+ */
+enum { WG_NEED_FP = 1u << 0, WG_NEED_SFU = 1u << 1 };
+unsigned wg_isa_needs(const uint64_t *code, uint32_t n, uint32_t first_pc[2]);
+
 /* Build an instruction from a table row with everything else zero/unguarded. */
 void wg_insn_init(struct wg_insn *insn, const struct wg_isa_entry *e);
 

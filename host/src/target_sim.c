@@ -758,6 +758,17 @@ static int check_fit(struct run *R)
 		why = buf;
 	} else if ((uint64_t)k->local_bytes * threads * l->grid.x * l->grid.y * l->grid.z > 0xFFFFFFFFull) {
 		why = "the local-memory region exceeds 4 GiB";
+	} else {
+		/* An SM built without FP32 or the SFU decodes those instructions as illegal. */
+		uint32_t first[2];
+		unsigned needs = wg_isa_needs(k->code, k->ninsns, first);
+		if ((needs & WG_NEED_FP) && !in->has_fp) {
+			snprintf(buf, sizeof(buf), "pc %u uses FP32, the SM is built without it (HAS_FP 0)", first[0]);
+			why = buf;
+		} else if ((needs & WG_NEED_SFU) && !in->has_sfu) {
+			snprintf(buf, sizeof(buf), "pc %u uses the SFU, the SM is built without it (HAS_SFU 0)", first[1]);
+			why = buf;
+		}
 	}
 	if (why) {
 		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': launch does not fit the SM: %s", k->name, why);

@@ -5,11 +5,9 @@
 //   directed:  hand-worked schedules (divergent halves, empty mask, one thread, all threads)
 //              at both widths, compaction on and off;
 //   random:    masks of many shapes (uniform, sparse, dense, runs, single threads), both
-//              widths, on and off: slot mask, passes, every slot's operands and bit, and the
-//              backward routing of every thread's result;
-//   roundtrip: results computed per slot (a ^ b + c of the slot's operands) and routed back
-//              equal the thread's own a ^ b + c for every active thread: compaction does not
-//              change results.
+//              widths, on and off: slot mask, passes, every slot's thread (0 in an empty
+//              slot) and bit. wg_simd_unit reads operands and writes results through the slot
+//              table; test_simd_unit checks the results under compaction and splitting.
 #include "Vtb_compact.h"
 #include "harness.h"
 
@@ -53,22 +51,24 @@ Ref schedule(bool en, bool half, uint32_t mask)
 	return r;
 }
 
-uint32_t word(const uint32_t *w, unsigned i) { return w[i]; }
+// Thread of slot k in the 160-bit slot table.
+unsigned thr_of(const VlWide<5> &w, unsigned k)
+{
+	unsigned bit = k * 5, v = 0;
+	for (unsigned i = 0; i < 5; i++, bit++)
+		v |= (w[bit / 32] >> (bit % 32) & 1u) << i;
+	return v;
+}
 
 struct Bench {
 	H &h;
-	uint32_t rows[3][32];
 	uint32_t bits;
 
 	explicit Bench(H &hh) : h(hh) {}
 
-	void randomise()
-	{
-		for (auto &r : rows)
-			for (auto &v : r)
-				v = static_cast<uint32_t>(h.rng());
-		bits = static_cast<uint32_t>(h.rng());
-	}
+	void randomise() { bits = static_cast<uint32_t>(h.rng()); }
+
+	unsigned thr(unsigned k) const { return thr_of(h.top->slot_thr_o, k); }
 
 	bool run(bool en, bool half, uint32_t mask, const char *what)
 	{
@@ -77,9 +77,6 @@ struct Bench {
 		t->en_i = en;
 		t->half_i = half;
 		t->mask_i = mask;
-		for (unsigned row = 0; row < 3; row++)
-			for (unsigned k = 0; k < 32; k++)
-				t->rows_i[row * 32 + k] = rows[row][k];
 		t->bits_i = bits;
 		h.eval();
 		bool ok = true;
@@ -88,47 +85,14 @@ struct Bench {
 		ok &= CHECK(h, t->passes_o == r.passes, "%s: mask %08x en %d half %d: passes %u, want %u", what, mask, en,
 		            half, t->passes_o, r.passes);
 		for (unsigned k = 0; k < 32 && ok; k++) {
-			if (r.src[k] < 0)
-				continue;
-			if (en && !(mask >> r.src[k] & 1))
-				continue;
-			for (unsigned row = 0; row < 3; row++)
-				ok &= CHECK(h, word(t->rows_o.data(), row * 32 + k) == rows[row][r.src[k]],
-				            "%s: mask %08x: row %u slot %u: %08x, want thread %d's %08x", what, mask, row, k,
-				            word(t->rows_o.data(), row * 32 + k), r.src[k], rows[row][r.src[k]]);
-			ok &= CHECK(h, (t->bits_o >> k & 1) == (bits >> r.src[k] & 1), "%s: mask %08x: bit of slot %u", what,
-			            mask, k);
-		}
-
-		// Round trip: each slot computes a ^ b + c of its operands; routed back, every active
-		// thread must hold its own a ^ b + c, and its predicate bit its own bit.
-		uint32_t slot_res[32], slot_bits = 0;
-		for (unsigned k = 0; k < 32; k++) {
-			uint32_t a = word(t->rows_o.data(), k), b = word(t->rows_o.data(), 32 + k),
-				 c = word(t->rows_o.data(), 64 + k);
-			slot_res[k] = (a ^ b) + c;
-		}
-		slot_bits = t->bits_o;
-		t->bwd_en_i = en;
-		t->bwd_mask_i = mask;
-		for (unsigned k = 0; k < 32; k++)
-			t->bwd_row_i[k] = slot_res[k];
-		t->bwd_bits_i = slot_bits;
-		h.eval();
-		for (unsigned th = 0; th < 32 && ok; th++) {
-			uint32_t got = word(t->bwd_row_o.data(), th);
-			if (mask >> th & 1) {
-				uint32_t want = (rows[0][th] ^ rows[1][th]) + rows[2][th];
-				ok &= CHECK(h, got == want, "%s: mask %08x en %d half %d: thread %u result %08x, want %08x", what,
-				            mask, en, half, th, got, want);
-				ok &= CHECK(h, (t->bwd_bits_o >> th & 1) == (bits >> th & 1), "%s: mask %08x: thread %u bit", what,
-				            mask, th);
-			} else if (en) {
-				ok &= CHECK(h, got == 0 && !(t->bwd_bits_o >> th & 1),
-				            "%s: mask %08x: inactive thread %u gets %08x, want 0", what, mask, th, got);
-			} else {
-				ok &= CHECK(h, got == slot_res[th], "%s: mask %08x: identity for thread %u", what, mask, th);
-			}
+			unsigned want = r.src[k] < 0 ? 0 : (unsigned)r.src[k];
+			ok &= CHECK(h, thr(k) == want, "%s: mask %08x en %d half %d: slot %u holds thread %u, want %u", what,
+			            mask, en, half, k, thr(k), want);
+			if (r.src[k] >= 0)
+				ok &= CHECK(h, (t->bits_o >> k & 1) == (bits >> r.src[k] & 1), "%s: mask %08x: bit of slot %u",
+				            what, mask, k);
+			else
+				ok &= CHECK(h, !(t->bits_o >> k & 1), "%s: mask %08x: empty slot %u has a bit", what, mask, k);
 		}
 		h.tick();
 		return ok;
@@ -144,7 +108,7 @@ void directed(H &h, Bench &b)
 		// 16 lanes: slots 0..7 = threads 0,1,2,3,16,17,18,19, one pass (instead of 2).
 		b.run(true, false, 0x000f000fu, "halves, 16 lanes");
 		CHECK(h, t->passes_o == 1 && t->slot_mask_o == 0xffu, "halves: 1 pass in slots 0..7");
-		CHECK(h, word(t->rows_o.data(), 4) == b.rows[0][16], "halves: slot 4 = thread 16");
+		CHECK(h, b.thr(4) == 16, "halves: slot 4 = thread 16");
 		// 8 lanes (split): still one pass of 8 (instead of 4).
 		b.run(true, true, 0x000f000fu, "halves, 8 lanes");
 		CHECK(h, t->passes_o == 1, "halves split: 1 pass");
@@ -152,19 +116,19 @@ void directed(H &h, Bench &b)
 		// slot 8 (pass 1, lane 0) = thread 24.
 		b.run(true, true, 0xffff0000u, "upper half, 8 lanes");
 		CHECK(h, t->passes_o == 2 && t->slot_mask_o == 0xffffu, "upper half split: 2 passes, slots 0..15");
-		CHECK(h, word(t->rows_o.data(), 8) == b.rows[0][24], "upper half split: slot 8 = thread 24");
+		CHECK(h, b.thr(8) == 24, "upper half split: slot 8 = thread 24");
 		// 17 threads on 16 lanes: 2 passes; on 8 lanes: 3 passes.
 		b.run(true, false, 0x0001ffffu, "17 threads, 16 lanes");
 		CHECK(h, t->passes_o == 2, "17 threads: 2 passes");
 		b.run(true, true, 0x8000ffffu, "17 threads, 8 lanes");
 		CHECK(h, t->passes_o == 3, "17 threads split: 3 passes");
-		CHECK(h, word(t->rows_o.data(), 16) == b.rows[0][31], "17 threads split: slot 16 = thread 31");
+		CHECK(h, b.thr(16) == 31, "17 threads split: slot 16 = thread 31");
 	}
 	// Empty mask: one pass, no slot. One thread: slot 0. All threads: identity, 32 / W passes.
 	b.run(true, false, 0, "empty");
 	CHECK(h, t->passes_o == 1 && t->slot_mask_o == 0, "empty: 1 pass, no slot");
 	b.run(true, false, 1u << 29, "thread 29");
-	CHECK(h, word(t->rows_o.data(), 0) == b.rows[0][29] && t->slot_mask_o == 1, "thread 29 in slot 0");
+	CHECK(h, b.thr(0) == 29 && t->slot_mask_o == 1, "thread 29 in slot 0");
 	b.run(true, false, 0xffffffffu, "full");
 	CHECK(h, t->passes_o == 32 / LANES, "full warp: %u passes", 32 / LANES);
 	// Off: identity and the unit's fixed passes whatever the mask.

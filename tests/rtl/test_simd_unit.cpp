@@ -2,14 +2,20 @@
 //
 // Built once per parameter set (sim/simd.mk): SIMD_WIDTH, HAS_FP. Every cycle the test
 // checks, against a model of the documented contract:
-//   - in_ready_o: high except for the PASSES - 1 cycles after each accepted instruction;
-//   - out_valid_o exactly LATENCY = PASSES + FP32_LATENCY + 1 cycles after each accepted
-//     instruction and never otherwise, with its tag and its execution mask;
+//   - in_ready_o: high except for the P - 1 cycles after each accepted instruction;
+//   - out_valid_o exactly P + FP32_LATENCY + 1 cycles after each accepted instruction and
+//     never otherwise, with its tag and its execution mask;
 //   - out_data_o / out_pred_o of every thread in the mask: integer operations against
 //     the reference of test_int_alu.cpp, FP operations against the C float / fmaf
 //     reference tests/rtl/fp32_ref.h (canonical NaN 0x7FFFFFFF), or 0 without HAS_FP;
-//   - lane_busy_o: lane l is busy in cycle t+1+p exactly when thread p*SIMD_WIDTH + l of
-//     the instruction accepted in cycle t is in its mask (so masked-off lanes never are).
+//   - lane_busy_o: lane l is busy in cycle t+1+p exactly when slot p*W' + l of the
+//     instruction accepted in cycle t holds a thread of its mask (so masked-off lanes never
+//     are).
+// P and the slots follow the power-gating modes of each instruction (docs/power-gating.md
+// section 3): without them P = PASSES and slot k is thread k on all W' = SIMD_WIDTH lanes;
+// split (in_split_i) uses W' = SIMD_WIDTH / 2 lanes in twice the passes; compaction
+// (in_compact_i) puts the active threads, in order, in the lowest slots, in max(1,
+// ceil(active / W')) passes. Results are those of the threads whatever the modes.
 // Instructions are integer and FP, issued back to back at the full rate or with gaps,
 // with random execution masks (full, empty, single thread, halves, low runs, random).
 // Lanes are put to sleep (lane_en_i = 0) and woken at random while the unit runs: a
@@ -47,6 +53,7 @@ using H = wg::Harness<Vwg_simd_unit>;
 
 struct Insn {
 	unsigned op, mod, tag;
+	bool split, compact;
 	uint32_t exec, psel;
 	uint32_t a[32], b[32], c[32];
 	uint64_t fire; // cycle accepted
@@ -151,6 +158,44 @@ static uint32_t rand_exec(H &h, uint32_t allowed)
 	return m & allowed;
 }
 
+// The schedule of an instruction: passes, and the thread of each slot (-1: none).
+struct Sched {
+	unsigned passes, lanes; // lanes in use (W')
+	int thr[32];
+};
+
+static Sched schedule(const Insn &in)
+{
+	Sched s{};
+	bool split = in.split && kW >= 2;
+	s.lanes = split ? kW / 2 : kW;
+	unsigned n = 0;
+	for (unsigned k = 0; k < 32; k++)
+		s.thr[k] = -1;
+	if (!in.compact) {
+		for (unsigned t = 0; t < 32; t++)
+			if ((in.exec >> t) & 1)
+				s.thr[t] = (int)t;
+		s.passes = 32 / s.lanes;
+		return s;
+	}
+	for (unsigned t = 0; t < 32; t++)
+		if ((in.exec >> t) & 1)
+			s.thr[n++] = (int)t;
+	s.passes = n ? (n + s.lanes - 1) / s.lanes : 1;
+	return s;
+}
+
+// Lanes busy in pass p of a schedule.
+static uint32_t pass_lanes(const Sched &s, unsigned p)
+{
+	uint32_t m = 0;
+	for (unsigned l = 0; l < s.lanes; l++)
+		if (p * s.lanes + l < 32 && s.thr[p * s.lanes + l] >= 0)
+			m |= 1u << l;
+	return m;
+}
+
 // Threads whose lane is awake.
 static uint32_t awake_threads(uint32_t lane_en)
 {
@@ -192,8 +237,8 @@ static void drive(Vwg_simd_unit *top, bool valid, const Insn &in)
 	top->in_tag_i = in.tag;
 	top->in_exec_i = in.exec;
 	top->in_psel_i = in.psel;
-	top->in_split_i = 0;   // power-gating modes off: the fixed schedule of docs/simd-unit.md
-	top->in_compact_i = 0; // (the modes are checked through the SM: make pg-test)
+	top->in_split_i = in.split;
+	top->in_compact_i = in.compact;
 	for (unsigned t = 0; t < 32; t++) {
 		top->in_a_i[t] = in.a[t];
 		top->in_b_i[t] = in.b[t];
@@ -203,7 +248,7 @@ static void drive(Vwg_simd_unit *top, bool valid, const Insn &in)
 
 // ---- the run ----------------------------------------------------------------------------
 struct Stats {
-	unsigned insns = 0, int_insns = 0, fp_insns = 0, results = 0, sleeps = 0, wakes = 0;
+	unsigned insns = 0, int_insns = 0, fp_insns = 0, results = 0, sleeps = 0, wakes = 0, split = 0, compact = 0;
 	uint64_t busy_lane_cycles = 0, stalled = 0;
 };
 
@@ -213,7 +258,7 @@ static void run(H &h, unsigned count, Stats &st)
 	std::deque<Expect> outq;             // accepted instructions, oldest first
 	std::vector<uint32_t> busy_expect;   // lane_busy_o per cycle (indexed by cycle)
 	std::vector<uint64_t> lane_free(kW, 0); // first cycle at which lane l holds no work
-	uint64_t cyc = 0, last_fire = 0;
+	uint64_t cyc = 0, last_fire = 0, last_passes = kPasses;
 	bool fired_once = false;
 	uint32_t lane_en = kLaneMask;
 	unsigned issued = 0;
@@ -230,7 +275,7 @@ static void run(H &h, unsigned count, Stats &st)
 			static const unsigned rates[] = { 100, 100, 90, 60, 25, 5 };
 			rate = rates[h.rand(6)];
 		}
-		bool expect_ready = !fired_once || cyc >= last_fire + kPasses;
+		bool expect_ready = !fired_once || cyc >= last_fire + last_passes;
 
 		// Power gating between instructions: only while no pass of an accepted
 		// instruction is still to be loaded. A lane goes to sleep only when its work
@@ -255,10 +300,21 @@ static void run(H &h, unsigned count, Stats &st)
 		top->lane_en_i = lane_en;
 
 		bool offer = issued < count && h.chance(rate);
-		if (offer)
+		if (offer) {
 			random_insn(h, in, awake_threads(lane_en));
-		else if (h.chance(50))
+			// Power-gating modes on a third of the instructions each, kept only when every
+			// lane the schedule uses is awake (without them it is: awake_threads).
+			in.split = kW >= 2 && h.chance(33);
+			in.compact = h.chance(33);
+			Sched sc = schedule(in);
+			for (unsigned p = 0; p < sc.passes; p++)
+				if (pass_lanes(sc, p) & ~lane_en)
+					in.split = in.compact = false;
+		} else if (h.chance(50)) {
 			random_insn(h, in, 0xFFFFFFFFu); // junk on the inputs while not valid
+			in.split = h.chance(50);
+			in.compact = h.chance(50);
+		}
 		drive(top, offer, in);
 		h.eval();
 
@@ -294,7 +350,8 @@ static void run(H &h, unsigned count, Stats &st)
 		// --- the transfer ---
 		if (offer && top->in_ready_o) {
 			Expect x;
-			x.cycle = cyc + kLatency;
+			Sched sc = schedule(in);
+			x.cycle = cyc + sc.passes + WG_FP32_LATENCY + 1;
 			x.op = in.op;
 			x.mod = in.mod;
 			x.tag = in.tag;
@@ -309,17 +366,20 @@ static void run(H &h, unsigned count, Stats &st)
 				x.c[t] = in.c[t];
 			}
 			outq.push_back(x);
-			if (busy_expect.size() < cyc + 1 + kPasses)
-				busy_expect.resize(cyc + 1 + kPasses + 1024, 0);
-			for (unsigned p = 0; p < kPasses; p++) {
-				uint32_t lanes = (in.exec >> (p * kW)) & kLaneMask;
+			if (busy_expect.size() < cyc + 1 + sc.passes)
+				busy_expect.resize(cyc + 1 + sc.passes + 1024, 0);
+			for (unsigned p = 0; p < sc.passes; p++) {
+				uint32_t lanes = pass_lanes(sc, p);
 				busy_expect[cyc + 1 + p] = lanes;
 				for (unsigned l = 0; l < kW; l++)
 					if ((lanes >> l) & 1)
 						lane_free[l] = cyc + 1 + p + WG_FP32_LATENCY + 1;
 			}
 			last_fire = cyc;
+			last_passes = sc.passes;
 			fired_once = true;
+			st.split += in.split && kW >= 2;
+			st.compact += in.compact;
 			issued++;
 			st.insns++;
 			if (is_fp_op(in.op))
@@ -362,6 +422,9 @@ int main(int argc, char **argv)
 
 	Stats st;
 	run(h, count, st);
+	printf("%s: %u instructions (%u split, %u compacted)\n", h.name(), st.insns, st.split, st.compact);
+	CHECK(h, st.insns < 100 || (st.split > st.insns / 10 && st.compact > st.insns / 10),
+	      "too few instructions with power-gating modes: %u split, %u compacted", st.split, st.compact);
 	printf("%s: %u instructions (%u integer, %u FP), %u thread results checked, %" PRIu64
 	       " offers stalled, %u lane sleeps, %u wake-ups, lanes busy %.1f%% of lane-cycles\n",
 	       h.name(), st.insns, st.int_insns, st.fp_insns, st.results, st.stalled, st.sleeps, st.wakes,

@@ -78,7 +78,9 @@ void wgsim_info(const struct wgsim *s, struct wgsim_info *in)
 	(void)s;
 	*in = (struct wgsim_info){ .num_warps = 48, .simd_width = 16, .num_simd = 2, .num_regs = 32768, .num_ctas = 8,
 		                   .smem_bytes = 49152, .imem_depth = FAKE_IMEM, .cmem_bytes = FAKE_CMEM,
-		                   .stack_depth = 64, .has_fp = 1, .mem_tag_bits = 8 };
+		                   .stack_depth = 64, .has_fp = 1, .mem_tag_bits = 8,
+		                   .has_sfu = !wgsim_fake.no_sfu, .retire_en = 1, .lsu_lanes = 32 };
+	in->has_fp = !wgsim_fake.no_fp;
 }
 
 void wgsim_reset(struct wgsim *s)

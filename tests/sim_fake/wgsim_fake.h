@@ -21,6 +21,7 @@ struct wgsim_fake_ctl {
 	void (*on_cfg)(struct wgsim *s, uint32_t addr, uint32_t value, void *ctx);
 	void *ctx;
 	uint64_t mem[27];       /* values of the memory-pipeline counters (cnt_mem_o) wgsim_counters reports */
+	int no_fp, no_sfu;      /* wgsim_info reports an SM built without FP32 / the SFU */
 };
 
 extern struct wgsim_fake_ctl wgsim_fake;

@@ -484,10 +484,49 @@ static void names_of_special_registers_and_classes(void **state)
 	assert_false(wg_fmt_writes_rd(WG_FMT_SETP));
 }
 
+static uint64_t word_of(const char *mn)
+{
+	struct wg_insn in;
+	const struct wg_isa_entry *e = wg_isa_find(mn);
+	assert_non_null(e);
+	wg_insn_init(&in, e);
+	return wg_isa_encode(&in);
+}
+
+static void needs_names_the_optional_units_and_their_first_pc(void **state)
+{
+	uint32_t first[2];
+	(void)state;
+	/* Integer, memory and control only: nothing optional. */
+	uint64_t plain[] = { word_of("IADD"), word_of("LDG.32"), word_of("ATOMG.ADD"), word_of("ATOMS.INC"),
+			     word_of("EXIT") };
+	assert_int_equal(wg_isa_needs(plain, 5, first), 0);
+	assert_int_equal(first[0], UINT32_MAX);
+	assert_int_equal(first[1], UINT32_MAX);
+	/* FFMA at pc 2 needs FP; MUFU.RCP at pc 3 and IDIV.S32 at pc 4 need the SFU (first: 3). */
+	uint64_t mixed[] = { word_of("IADD"), word_of("NOP"), word_of("FFMA"), word_of("MUFU.RCP"),
+			     word_of("FADD"), word_of("EXIT") };
+	assert_int_equal(wg_isa_needs(mixed, 6, first), WG_NEED_FP | WG_NEED_SFU);
+	assert_int_equal(first[0], 2);
+	assert_int_equal(first[1], 3);
+	/* The FP32 atomics use the LSU's FP adder: FP, in both spaces; the integer ones do not. */
+	uint64_t atom[] = { word_of("ATOMG.MIN.U32"), word_of("ATOMS.ADD.F32") };
+	assert_int_equal(wg_isa_needs(atom, 2, first), WG_NEED_FP);
+	assert_int_equal(first[0], 1);
+	atom[1] = word_of("ATOMG.ADD.F32");
+	assert_int_equal(wg_isa_needs(atom, 2, NULL), WG_NEED_FP);
+	/* A conversion is class FP; an undecodable word is skipped. */
+	uint64_t conv[] = { ~0ull, word_of("I2F.F32.S32") };
+	assert_int_equal(wg_isa_needs(conv, 2, first), WG_NEED_FP);
+	assert_int_equal(first[0], 1);
+	assert_int_equal(wg_isa_needs(conv, 1, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_op_mod_pairs_are_unique),
+		cmocka_unit_test(needs_names_the_optional_units_and_their_first_pc),
 		cmocka_unit_test(table_mnemonics_are_unique_ignoring_case),
 		cmocka_unit_test(table_rows_are_well_formed),
 		cmocka_unit_test(table_lookup_and_find_return_every_row),

@@ -139,6 +139,28 @@ static void launch_that_does_not_fit_is_refused(void **state)
 	assert_non_null(strstr(t->f->err.msg, "kernel 'k': launch does not fit the SM"));
 }
 
+/* An SM built without the SFU (or FP32) decodes their instructions as illegal: refused at set-up. */
+static void launch_needing_a_unit_the_sm_lacks_is_refused(void **state)
+{
+	struct tfx *t = *state;
+	struct wg_stats st;
+	struct wg_err err = { { 0 } };
+	static const char sfu[] = ".kernel k\n.regs 4\n    MOV R1, 2\n    MUFU.RCP R2, R1\n    EXIT\n";
+	static const char fp[] = ".kernel k\n.regs 4\n    MOV R1, 2\n    NOP\n    FADD R2, R1, R1\n    EXIT\n";
+
+	/* A new model reads wgsim_info again: no SFU. */
+	wgsim_fake.no_sfu = 1;
+	assert_int_equal(wg_target_sim.set_option(t->priv, "trace_fst", "", &err), 0);
+	assert_int_equal(launch(t, sfu, fx_dim(1, 1, 1), fx_dim(32, 1, 1), NULL, &st, NULL), WG_ELAUNCH);
+	assert_non_null(strstr(t->f->err.msg, "kernel 'k': launch does not fit the SM: pc 1 uses the SFU"));
+	assert_int_equal(launch(t, fp, fx_dim(1, 1, 1), fx_dim(32, 1, 1), NULL, &st, NULL), 0);
+	/* No FP32 either. */
+	wgsim_fake.no_fp = 1;
+	assert_int_equal(wg_target_sim.set_option(t->priv, "trace_fst", "", &err), 0);
+	assert_int_equal(launch(t, fp, fx_dim(1, 1, 1), fx_dim(32, 1, 1), NULL, &st, NULL), WG_ELAUNCH);
+	assert_non_null(strstr(t->f->err.msg, "pc 2 uses FP32, the SM is built without it (HAS_FP 0)"));
+}
+
 /* Scenarios driven from the stand-in's hooks. */
 enum { SC_MEM, SC_BAD_ADDR, SC_FAULT, SC_RETIRE, SC_FAR };
 
@@ -592,6 +614,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(setup_registers_dispatch_and_statistics, setup, teardown),
 		cmocka_unit_test_setup_teardown(launch_that_does_not_fit_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(launch_needing_a_unit_the_sm_lacks_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(memory_port_reads_writes_atomics_with_latency, setup, teardown),
 		cmocka_unit_test_setup_teardown(access_outside_allocations_names_the_warp, setup, teardown),
 		cmocka_unit_test_setup_teardown(sm_fault_becomes_an_error, setup, teardown),
