@@ -214,18 +214,13 @@ module wg_simd_unit #(
   assign src_b  = in_fire ? in_b_i : buf_b_q;
   assign src_c  = in_fire ? in_c_i : buf_c_q;
   assign ld_thr = in_fire ? c_thr[0 +: 5*W] : seq_thr;
+  // An indexed part-select: a 32:1 multiplexer tree per bit (a chain of compares would be
+  // a priority chain, about three times the LUTs).
   always_comb begin
-    ld_a = '0;
-    ld_b = '0;
-    ld_c = '0;
     for (int l = 0; l < 32'(W); l++) begin
-      for (int t = 0; t < 32; t++) begin
-        if (ld_thr[l*5 +: 5] == 5'(t)) begin
-          ld_a[l*32 +: 32] = src_a[t*32 +: 32];
-          ld_b[l*32 +: 32] = src_b[t*32 +: 32];
-          ld_c[l*32 +: 32] = src_c[t*32 +: 32];
-        end
-      end
+      ld_a[l*32 +: 32] = src_a[32'(ld_thr[l*5 +: 5])*32 +: 32];
+      ld_b[l*32 +: 32] = src_b[32'(ld_thr[l*5 +: 5])*32 +: 32];
+      ld_c[l*32 +: 32] = src_c[32'(ld_thr[l*5 +: 5])*32 +: 32];
     end
   end
 
@@ -424,13 +419,35 @@ module wg_simd_unit #(
   logic [TAG_W-1:0] out_tag_q;
   logic             out_valid_q;
 
-  always_ff @(posedge clk_i) begin
+  // Per thread: the lanes writing it (at most one) and their result, as an AND-OR.
+  logic [32*W-1:0] wr_hit;   // thread t, lane l at [t*W + l]
+  logic [31:0]     wr_en, wr_pred;
+  logic [1023:0]   wr_data;
+  always_comb begin
     for (int t = 0; t < 32; t++) begin
       for (int l = 0; l < 32'(W); l++) begin
-        if (wb_valid && lane_out_valid[l] && wb_thr[l*5 +: 5] == 5'(t)) begin
-          out_data_q[t*32 +: 32] <= lane_out_data[l*32 +: 32];
-          out_pred_q[t]          <= lane_out_pred[l];
-        end
+        wr_hit[t*32'(W) + l] = lane_out_valid[l] && wb_thr[l*5 +: 5] == 5'(t);
+      end
+    end
+  end
+  always_comb begin
+    wr_en   = '0;
+    wr_pred = '0;
+    wr_data = '0;
+    for (int t = 0; t < 32; t++) begin
+      for (int l = 0; l < 32'(W); l++) begin
+        if (wb_valid && wr_hit[t*32'(W) + l]) wr_en[t] = 1'b1;
+        wr_data[t*32 +: 32] = wr_data[t*32 +: 32] | ({32{wr_hit[t*32'(W) + l]}} & lane_out_data[l*32 +: 32]);
+        wr_pred[t]          = wr_pred[t] | (wr_hit[t*32'(W) + l] && lane_out_pred[l]);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int t = 0; t < 32; t++) begin
+      if (wr_en[t]) begin
+        out_data_q[t*32 +: 32] <= wr_data[t*32 +: 32];
+        out_pred_q[t]          <= wr_pred[t];
       end
     end
     if (wb_valid && wb_last) begin
