@@ -19,10 +19,10 @@
 // scheduler's register-file write port and retires the beat. A store retires
 // when its last transaction is accepted by the L1; the per-warp count of
 // requests the L1 has not answered serves MEMBAR and CTA completion.
-// Result rows are array elements written whole at constant indexes (no partial
-// writes of memory elements at run-time indexes: yosys-friendly; and no
-// whole-vector copy per cycle in Verilator, which a flat vector with partial
-// writes costs).
+// Result rows (LSU_LANES = 32) are array elements written whole at constant
+// indexes (no partial writes of memory elements at run-time indexes: yosys-
+// friendly; and no whole-vector copy per cycle in Verilator, which a flat vector
+// with partial writes costs).
 //
 // LSU_LANES lanes per cycle (docs/fpga.md section 3.3, docs/memory-pipeline.md
 // section 5): the per-lane logic exists LSU_LANES times and runs over
@@ -39,8 +39,11 @@
 //     request goes to the L1 with the last one;
 //   - load results: responses wait in a small FIFO (the L1 cannot be stalled;
 //     at most RQ_DEPTH load requests are outstanding) and are written into the
-//     slot's rows one group per cycle (group 0, then the groups holding a lane
-//     of the response).
+//     slot's rows one group and row per cycle (group 0, then the groups holding
+//     a lane of the response);
+//   - result rows: a RAM per lane (LUT RAM), written by one source per cycle
+//     (an LDC word, a shared access's results one group and row per cycle, a
+//     response's group row) and read asynchronously by the write-back.
 // With LSU_LANES = 32 there is one group and every step takes the cycle it
 // took before (no A_AGU, no wait for store data, no FIFO).
 `default_nettype none
@@ -759,6 +762,7 @@ module wg_lsu #(
   // Shared memory.
   // ---------------------------------------------------------------------------
   logic          sm_in_valid, sm_in_ready, sm_out_valid, sm_sent_q;
+  logic          sm_fin;        // the access's results are in its slot (A_SMEM ends)
   logic [1023:0] sm_addr;
   logic [4095:0] sm_wdata, sm_out;
   logic [5:0]    sm_passes;
@@ -899,7 +903,7 @@ module wg_lsu #(
         a_d = A_IDLE;
         agu_done = 1'b1;
       end
-      A_SMEM: if (sm_out_valid) begin
+      A_SMEM: if (sm_fin) begin
         a_d = A_IDLE;
         agu_done = 1'b1;
       end
@@ -1001,7 +1005,6 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   // Slots: per-slot state and result rows.
   // ---------------------------------------------------------------------------
-  logic [1023:0]     res_q       [SLOTS*4];   // slot s, row r: element s*4 + r
   logic [WARP_W-1:0] sl_warp_q   [SLOTS];
   logic [31:0]       sl_active_q [SLOTS];
   logic [31:0]       sl_exec_q   [SLOTS];
@@ -1013,28 +1016,33 @@ module wg_lsu #(
   logic              sl_local_q  [SLOTS];
   logic [7:0]        sl_pend_q   [SLOTS];   // L1 requests without response (loads, atomics)
   logic [SLOTS-1:0]  sl_agu_done_q;
+  logic              wb_busy_q;    // write-back of slot wb_slot_q, beat (row) wb_beat_q
+  logic [SL_W-1:0]   wb_slot_q;
+  logic [1:0]        wb_beat_q;
 
   // Rows of a load response: each served lane's bytes from its offset, one lane
   // group per cycle (rg_q). With NG = 1 the L1's response is written in the cycle
   // it arrives; else it goes through the FIFO u_rq (fall-through: an empty FIFO
-  // shows it at once) with its tag table entry, and leaves with its last group.
+  // shows it at once) with its tag table entry, and leaves with its last write
+  // (NG > 1: one row of one group per cycle, see the result rows below).
   // The tag, the counters and memout_q are done with on arrival.
   logic              rsp_load;
   logic              rp_valid, rp_done, rp_local;
+  logic              rp_go;       // the head response writes this cycle (NG > 1: no other source does)
+  logic              rp_rlast;    //   the last row of its group
   logic [SL_W-1:0]   rp_slot;
   logic [1:0]        rp_word;
   logic [31:0]       rp_lanes;
   logic [1023:0]     rp_data;
   logic [NG_W-1:0]   rg_q;
-  logic [4095:0]     rsp_rows;
-  logic [127:0]      rsp_rmask;   // lanes per row (4 x 32)
+  logic [4*LGW-1:0]  rp_gv;       // the group's words, row r at [r*LGW +: LGW]
   logic [2:0]        rsp_mod;
   logic [LSU_LANES*7-1:0] rp_off; // the group's offsets
   assign rsp_load = rsp_valid && !rsp_store;
   assign rsp_mod  = sl_mod_q[rp_slot];
   logic [NG_W:0]     rp_next;     // the next group with a served lane
   assign rp_next  = grp_next(grp_any(rp_lanes), rg_q);
-  assign rp_done  = rp_valid && !rp_next[NG_W];
+  assign rp_done  = rp_valid && rp_go && rp_rlast && !rp_next[NG_W];
 
   if (NG == 1) begin : g_rp_direct
     assign rp_valid = rsp_load;
@@ -1075,7 +1083,7 @@ module wg_lsu #(
         rg_q     <= '0;
         ld_out_q <= '0;
       end else begin
-        if (rp_valid) rg_q <= rp_done ? '0 : rp_next[NG_W-1:0];
+        if (rp_valid && rp_go && rp_rlast) rg_q <= rp_done ? '0 : rp_next[NG_W-1:0];
         ld_out_q <= ld_out_q + RQ_CW'(l1_req_fire && !a_st_q) - RQ_CW'(rp_done);
       end
     end
@@ -1105,14 +1113,11 @@ module wg_lsu #(
     logic [127:0]     b;
     logic [31:0]      w;
     logic             hit;
-    logic [4*LGW-1:0] gv;        // the group's words, row r at [r*LGW +: LGW]
     pad = {120'd0, rp_data};
     b   = '0;
     w   = '0;
     hit = 1'b0;
-    gv  = '0;
-    rsp_rows  = '0;
-    rsp_rmask = '0;
+    rp_gv = '0;
     if (rp_valid) begin
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
         b = bytes_at(pad, rp_off[i*7 +: 7]);
@@ -1120,62 +1125,245 @@ module wg_lsu #(
         for (int r = 0; r < 4; r++) begin
           hit = !rp_local || 32'(rp_word) == r;
           w   = rp_local ? b[31:0] : b[r*32 +: 32];
-          gv[r*LGW + i*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
-        end
-      end
-      // Lane l takes word l % LSU_LANES of the group when the group is l's.
-      for (int l = 0; l < 32; l++) begin
-        for (int r = 0; r < 4; r++) begin
-          rsp_rows[r*1024 + l*32 +: 32] = gv[r*LGW + (l % LSU_LANES)*32 +: 32];
-          rsp_rmask[r*32 + l] = (!rp_local || 32'(rp_word) == r) && rp_lanes[l] &&
-                                32'(rg_q) == l / LSU_LANES;
+          rp_gv[r*LGW + i*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
         end
       end
     end
   end
 
-  // Rows of a finished shared access (formed in the cycle they are taken).
-  logic [4095:0] sm_rows;
-  always_comb begin
-    sm_rows = '0;
-    if (sm_out_valid) begin
-      for (int l = 0; l < 32; l++) begin
-        sm_rows[l*32 +: 32]        = a_atom_q ? sm_out[l*128 +: 32] : ext(sm_out[l*128 +: 32], au.mod);
-        sm_rows[1024 + l*32 +: 32] = sm_out[l*128 + 32 +: 32];
-        sm_rows[2048 + l*32 +: 32] = sm_out[l*128 + 64 +: 32];
-        sm_rows[3072 + l*32 +: 32] = sm_out[l*128 + 96 +: 32];
-      end
-    end
-  end
-
-  // Result rows. Per slot, in this order (a later source wins a word): an L1
-  // response's lanes, a finished shared access (every word), a parameter word. Each
-  // row is written whole, its new value formed by masks: one enable per slot.
+  // Result rows: slot s, row r. Sources (a later one wins a word where two write in
+  // one cycle): an L1 response's lanes, a finished shared access, a parameter word.
   logic [31:0] pr_lanes;
   assign pr_lanes = pr_bcast_q ? a_exec_q : 32'd1 << pr_lane_q;
 
-  // One block per slot and row (a constant element of res_q each); a row that no
-  // source touches in a cycle is not rewritten.
-  for (genvar gs = 0; gs < SLOTS; gs++) begin : g_res_slot
-    for (genvar gr = 0; gr < 4; gr++) begin : g_res_row
-      logic hit_rsp, hit_sm, hit_pr;
-      logic [31:0] mr, mp;
-      assign hit_rsp = rp_valid && rp_slot == SL_W'(gs);
-      assign hit_sm  = sm_out_valid && a_slot_q == SL_W'(gs);
-      assign hit_pr  = pr_valid_q && a_slot_q == SL_W'(gs);
-      assign mr      = rsp_rmask[gr*32 +: 32] & {32{hit_rsp}};
-      assign mp      = pr_lanes & {32{hit_pr && 32'(pr_word_q) == gr}};
-      always_ff @(posedge clk_i) begin
-        if (hit_sm || mr != '0 || mp != '0) begin : upd
-          logic [1023:0] d;
-          d = hit_sm ? sm_rows[gr*1024 +: 1024] : res_q[gs*4 + gr];
-          for (int l = 0; l < 32; l++) begin
-            d[l*32 +: 32] = mp[l] ? pr_val : (mr[l] && !hit_sm) ? rsp_rows[gr*1024 + l*32 +: 32] : d[l*32 +: 32];
+  if (NG == 1) begin : g_res_ff
+    // 32 lanes: flip-flop rows, every source written whole in one cycle.
+    logic [1023:0] res_q [SLOTS*4];   // slot s, row r: element s*4 + r
+    logic [4095:0] rsp_rows;
+    logic [127:0]  rsp_rmask;         // lanes per row (4 x 32)
+    logic [4095:0] sm_rows;
+    assign rp_go    = 1'b1;
+    assign rp_rlast = 1'b1;
+    assign sm_fin   = sm_out_valid;
+
+    always_comb begin
+      rsp_rows  = '0;
+      rsp_rmask = '0;
+      if (rp_valid) begin
+        // Lane l takes word l % LSU_LANES of the group when the group is l's.
+        for (int l = 0; l < 32; l++) begin
+          for (int r = 0; r < 4; r++) begin
+            rsp_rows[r*1024 + l*32 +: 32] = rp_gv[r*LGW + (l % LSU_LANES)*32 +: 32];
+            rsp_rmask[r*32 + l] = (!rp_local || 32'(rp_word) == r) && rp_lanes[l] &&
+                                  32'(rg_q) == l / LSU_LANES;
           end
-          res_q[gs*4 + gr] <= d;
         end
       end
     end
+
+    // Rows of a finished shared access (formed in the cycle they are taken).
+    always_comb begin
+      sm_rows = '0;
+      if (sm_out_valid) begin
+        for (int l = 0; l < 32; l++) begin
+          sm_rows[l*32 +: 32]        = a_atom_q ? sm_out[l*128 +: 32] : ext(sm_out[l*128 +: 32], au.mod);
+          sm_rows[1024 + l*32 +: 32] = sm_out[l*128 + 32 +: 32];
+          sm_rows[2048 + l*32 +: 32] = sm_out[l*128 + 64 +: 32];
+          sm_rows[3072 + l*32 +: 32] = sm_out[l*128 + 96 +: 32];
+        end
+      end
+    end
+
+    // One block per slot and row (a constant element of res_q each); a row that no
+    // source touches in a cycle is not rewritten. Each row is written whole, its new
+    // value formed by masks: one enable per slot and row. Rows are array elements
+    // written whole at constant indexes (no partial writes of memory elements at run-time
+    // indexes: yosys-friendly; and no whole-vector copy per cycle in Verilator, which a
+    // flat vector with partial writes costs).
+    for (genvar gs = 0; gs < SLOTS; gs++) begin : g_res_slot
+      for (genvar gr = 0; gr < 4; gr++) begin : g_res_row
+        logic hit_rsp, hit_sm, hit_pr;
+        logic [31:0] mr, mp;
+        assign hit_rsp = rp_valid && rp_slot == SL_W'(gs);
+        assign hit_sm  = sm_out_valid && a_slot_q == SL_W'(gs);
+        assign hit_pr  = pr_valid_q && a_slot_q == SL_W'(gs);
+        assign mr      = rsp_rmask[gr*32 +: 32] & {32{hit_rsp}};
+        assign mp      = pr_lanes & {32{hit_pr && 32'(pr_word_q) == gr}};
+        always_ff @(posedge clk_i) begin
+          if (hit_sm || mr != '0 || mp != '0) begin : upd
+            logic [1023:0] d;
+            d = hit_sm ? sm_rows[gr*1024 +: 1024] : res_q[gs*4 + gr];
+            for (int l = 0; l < 32; l++) begin
+              d[l*32 +: 32] = mp[l] ? pr_val : (mr[l] && !hit_sm) ? rsp_rows[gr*1024 + l*32 +: 32] : d[l*32 +: 32];
+            end
+            res_q[gs*4 + gr] <= d;
+          end
+        end
+      end
+    end
+
+    always_comb begin
+      lwb_data_o = '0;
+      for (int s = 0; s < 32'(SLOTS); s++) begin
+        for (int r = 0; r < 4; r++) begin
+          if (32'(wb_slot_q) == s && 32'(wb_beat_q) == r) lwb_data_o = res_q[s*4 + r];
+        end
+      end
+    end
+  end else begin : g_res_ram
+    // LSU_LANES < 32 (docs/memory-pipeline.md section 4.1a): per lane a RAM of SLOTS*4
+    // words of 32 bits (slot s, row r at address 4s + r; LUT RAM on Xilinx) with one
+    // synchronous write port, a write enable per lane and one address for all lanes, read
+    // asynchronously at the write-back's slot and beat. One source writes per cycle, one
+    // row of one lane group (the LDC word: of any lanes):
+    //   LDC word     pr_valid_q: its lane, or every active lane (broadcast), in one cycle;
+    //   shared       sm_w: from wg_smem's out_valid_o cycle on (its results hold until it
+    //                takes the next access, which waits for A_SMEM to end), every group
+    //                with an active lane in lane order, rows 0 .. n-1 of each (n = 4, 2, 1
+    //                for 16, 8, up to 4 bytes); stores write nothing;
+    //   L1 response  rp_go: the FIFO's head when neither of the others writes (it waits
+    //                in the FIFO), group 0 and then the groups with a served lane, each
+    //                its row (local) or rows 0 .. n-1 (n of the slot's width).
+    // A slot is written by one kind of source only (its instruction's space), and the
+    // LDC and shared writes (both the AGU's instruction) never fall in one cycle
+    // (asserted), so the order among the sources decides no word.
+    localparam int unsigned RA_W = SL_W + 2;
+    logic                 sd_q;       // writing a shared access's results after out_valid_o
+    logic [NG_W-1:0]      sg_q;       //   its group
+    logic [1:0]           sr_q;       //   and row
+    logic [1:0]           rr_q;       // the row of the response's group
+    logic                 sm_w, sm_rlast, sm_wdone;
+    logic [NG_W-1:0]      sm_g;
+    logic [1:0]           sm_r, sm_rn, rp_r, rp_rn;
+    logic [NG-1:0]        ex_any;
+    logic [NG_W:0]        sm_first, sm_next;
+    logic [LGW-1:0]       sm_gw, rp_gw;   // the group's words of the row written
+    logic [LSU_LANES-1:0] sm_gl, rp_gl;   // and its lanes written
+    logic [31:0]          we;
+    logic [RA_W-1:0]      waddr, raddr;
+    logic [LGW-1:0]       gw;
+    logic [LSU_LANES-1:0] gl;
+    logic [NG_W-1:0]      gsel;
+
+    // Shared access: the first group with an active lane in the out_valid_o cycle, then
+    // the registered position.
+    assign ex_any   = grp_any(a_exec_q);
+    assign sm_first = grp_next(ex_any, '0);
+    assign sm_w     = (a_q == A_SMEM) && !a_st_q && (sm_out_valid || sd_q);
+    assign sm_g     = sd_q ? sg_q : (ex_any[0] || !sm_first[NG_W]) ? '0 : sm_first[NG_W-1:0];
+    assign sm_r     = sd_q ? sr_q : 2'd0;
+    assign sm_rn    = (a_bytes_q == 5'd16) ? 2'd3 : (a_bytes_q == 5'd8) ? 2'd1 : 2'd0;
+    assign sm_next  = grp_next(ex_any, sm_g);
+    assign sm_rlast = (sm_r == sm_rn);
+    assign sm_wdone = sm_w && sm_rlast && !sm_next[NG_W];
+    assign sm_fin   = (sm_out_valid && a_st_q) || sm_wdone;
+
+    // The group's row r of wg_smem's results (lane l's bytes in [128l +: 128], right-
+    // aligned): row 0 extended as a load's (atomics: the old value as it is).
+    always_comb begin
+      sm_gw = '0;
+      sm_gl = '0;
+      if (sm_w) begin
+        for (int g = 0; g < 32'(NG); g++) begin
+          if (32'(sm_g) == g) begin
+            sm_gl = a_exec_q[g*LSU_LANES +: LSU_LANES];
+            for (int i = 0; i < 32'(LSU_LANES); i++) begin
+              for (int r = 0; r < 4; r++) begin
+                if (32'(sm_r) == r) sm_gw[i*32 +: 32] = sm_out[(g*LSU_LANES + i)*128 + r*32 +: 32];
+              end
+            end
+          end
+        end
+        if (sm_r == 2'd0 && !a_atom_q) begin
+          for (int i = 0; i < 32'(LSU_LANES); i++) sm_gw[i*32 +: 32] = ext(sm_gw[i*32 +: 32], au.mod);
+        end
+      end
+    end
+
+    // Response: its row (local) or row rr_q of the group; the group's served lanes (a
+    // group without one takes one cycle).
+    assign rp_go    = !sm_w && !pr_valid_q;
+    assign rp_rn    = rp_local ? 2'd0 : (rsp_mod == wg_isa_pkg::W_128) ? 2'd3 :
+                      (rsp_mod == wg_isa_pkg::W_64) ? 2'd1 : 2'd0;
+    assign rp_r     = rp_local ? rp_word : rr_q;
+    assign rp_rlast = (rr_q == rp_rn) || rp_gl == '0;
+    always_comb begin
+      rp_gw = '0;
+      rp_gl = '0;
+      if (rp_valid) begin
+        for (int g = 0; g < 32'(NG); g++) begin
+          if (32'(rg_q) == g) rp_gl = rp_lanes[g*LSU_LANES +: LSU_LANES];
+        end
+        for (int r = 0; r < 4; r++) begin
+          if (32'(rp_r) == r) rp_gw = rp_gv[r*LGW +: LGW];
+        end
+      end
+    end
+
+    // The write port: the group's words go to lanes g*LSU_LANES + i (the same LSU_LANES
+    // words in every group position: the data is LSU_LANES words wide, the enables 32).
+    always_comb begin
+      we    = '0;
+      waddr = '0;
+      gw    = '0;
+      gl    = '0;
+      gsel  = '0;
+      if (pr_valid_q) begin
+        we    = pr_lanes;
+        waddr = {a_slot_q, pr_word_q};
+        gw    = {LSU_LANES{pr_val}};
+      end else if (sm_w) begin
+        waddr = {a_slot_q, sm_r};
+        gw    = sm_gw;
+        gl    = sm_gl;
+        gsel  = sm_g;
+      end else if (rp_valid) begin
+        waddr = {rp_slot, rp_r};
+        gw    = rp_gw;
+        gl    = rp_gl;
+        gsel  = rg_q;
+      end
+      if (!pr_valid_q) begin
+        for (int l = 0; l < 32; l++) we[l] = (32'(gsel) == l / LSU_LANES) && gl[l % LSU_LANES];
+      end
+    end
+    assign raddr = {wb_slot_q, wb_beat_q};
+
+    for (genvar l = 0; l < 32; l++) begin : g_lane
+      (* ram_style = "distributed" *) logic [31:0] mem_q [SLOTS*4];
+      always_ff @(posedge clk_i) begin
+        if (we[l]) mem_q[waddr] <= gw[(l % LSU_LANES)*32 +: 32];
+      end
+      assign lwb_data_o[l*32 +: 32] = mem_q[raddr];
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        sd_q <= 1'b0;
+        sg_q <= '0;
+        sr_q <= '0;
+        rr_q <= '0;
+      end else begin
+        if (rp_valid && rp_go) rr_q <= rp_rlast ? 2'd0 : rr_q + 2'd1;
+        if (sm_w) begin
+          sd_q <= !sm_wdone;
+          sg_q <= sm_rlast ? sm_next[NG_W-1:0] : sm_g;
+          sr_q <= sm_rlast ? 2'd0 : sm_r + 2'd1;
+        end
+      end
+    end
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (!(pr_valid_q && sm_w)) else $error("wg_lsu: LDC and shared results in one cycle");
+        if (we != '0 && wb_busy_q) assert (waddr[RA_W-1:2] != wb_slot_q)
+          else $error("wg_lsu: result write to slot %0d during its write-back", wb_slot_q);
+        if (rp_valid && !rp_local) assert (sl_nwr_q[rp_slot] <= {1'b0, rp_rn} + 3'd1)
+          else $error("wg_lsu: response rows %0d short of the %0d written back", rp_rn + 1, sl_nwr_q[rp_slot]);
+      end
+    end
+`endif
   end
 
   always_ff @(posedge clk_i) begin
@@ -1200,9 +1388,6 @@ module wg_lsu #(
     end
   end
 
-  logic            wb_busy_q;
-  logic [SL_W-1:0] wb_slot_q;
-  logic [1:0]      wb_beat_q;
   logic            wb_pick;
   logic [SL_W-1:0] wb_pick_slot;
   always_comb begin
@@ -1233,15 +1418,6 @@ module wg_lsu #(
   assign lwb_warp_o = wb_warp;
   assign lwb_reg_o  = sl_rd_q[wb_slot_q] + 6'(wb_beat_q);
   assign lwb_mask_o = sl_exec_q[wb_slot_q];
-  always_comb begin
-    lwb_data_o = '0;
-    for (int s = 0; s < 32'(SLOTS); s++) begin
-      for (int r = 0; r < 4; r++) begin
-        if (32'(wb_slot_q) == s && 32'(wb_beat_q) == r) lwb_data_o = res_q[s*4 + r];
-      end
-    end
-  end
-
   assign ret_valid_o = wb_busy_q && (!wb_rf || lwb_ready_i[wb_cl]);
   assign wb_fire     = ret_valid_o && ret_ready_i;
   assign ret_meta_o  = {wb_last, wb_beat_q, (wb_rf ? lwb_reg_o : 6'd0), (wb_rf ? 2'd1 : 2'd0),

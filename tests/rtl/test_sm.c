@@ -145,6 +145,26 @@ static const char src_st128[] =
 	"    STG.128 [R3+3072], R12\n    STG.128 [R3+4096], R16\n    BAR.SYNC 0\n@P0 STS.128 [R1+0], RZ\n"
 	"    BAR.SYNC 0\n    LDS.128 R8, [R1]\n    STG.128 [R3+5120], R8\n    EXIT\n";
 
+/* Wide and sub-word loads into the result rows, every source and row count: LDG.128 on 3 of
+ * 4 lanes (4 rows; lanes tid % 4 == 0 keep R4..R7 = tid, 16 tid, tid, 16 tid), LDG.64 (2 rows),
+ * LDG.S16 (row 0 sign-extended), LDS.64 of the neighbour's words 2, 3 (in, in + 16 n) and LDS.S8
+ * of its word 1's low byte (16 n & 0xFF: negative for n = 8..15, 24..31, ...), issued right
+ * after the LDG.128 (shared results while responses are written), LDC.64 / LDC.128 broadcast
+ * ({in, 0}, {in, 0, out, 0}) and LDC.64 per lane (even lanes {in, 0}, odd {out, 0}). Region k of
+ * the output (1024 bytes) holds each thread's 16 bytes at out + 1024 k + 16 tid. */
+static const char src_ldwide[] =
+	".kernel ldwide\n.regs 28\n.shared 1024\n.param ptr in\n.param ptr out\n"
+	"    S2R R0, SR_TID.X\n    SHL R1, R0, 4\n    LDC.32 R2, [in]\n    IADD R3, R2, R1\n"
+	"    STS.128 [R1], R0\n    LDC.32 R20, [out]\n    IADD R21, R20, R1\n"
+	"    MOV R4, R0\n    MOV R5, R1\n    MOV R6, R0\n    MOV R7, R1\n"
+	"    AND R8, R0, 3\n    ISETP.NE P0, R8, 0\n    XOR R12, R0, 1\n    SHL R12, R12, 4\n    BAR.SYNC 0\n"
+	"@P0 LDG.128 R4, [R3]\n    LDS.64 R14, [R12+8]\n    LDG.64 R8, [R3+1024]\n    LDS.S8 R16, [R12+4]\n"
+	"    LDG.S16 R10, [R3+2050]\n    LDC.64 R18, [in]\n    AND R11, R0, 1\n    SHL R11, R11, 3\n"
+	"    LDC.64 R22, [R11+in]\n    LDC.128 R24, [in]\n"
+	"    STG.128 [R21], R4\n    STG.64 [R21+1024], R8\n    STG.64 [R21+1032], R14\n"
+	"    STG.32 [R21+2048], R10\n    STG.32 [R21+2052], R16\n    STG.64 [R21+2056], R18\n"
+	"    STG.64 [R21+3072], R22\n    STG.128 [R21+4096], R24\n    EXIT\n";
+
 /* ATOMS.ADD.F32: own words (special values, immediate B), lane-ordered sum of warp 0. */
 static const char src_atomf[] =
 	".kernel atomf\n.regs 12\n.shared 512\n.param ptr in\n.param ptr out\n"
@@ -693,6 +713,14 @@ static void s_st128(struct wg_gmem *g, struct tcase *t)
 	t->grid = (wg_dim3){ 2, 1, 1 };
 	t->block = (wg_dim3){ 48, 1, 1 };
 }
+static void s_ldwide(struct wg_gmem *g, struct tcase *t)
+{
+	uint32_t in = alloc_buf(g, t, 4096, 1), out = alloc_buf(g, t, 5120, 2);
+	put32(t->params, 0, in);
+	put32(t->params, 8, out);
+	t->grid = (wg_dim3){ 2, 1, 1 };
+	t->block = (wg_dim3){ 64, 1, 1 };
+}
 static void s_atomf(struct wg_gmem *g, struct tcase *t)
 {
 	/* a (words 0..63) + b (words 64..127): random bits, then special pairs */
@@ -747,6 +775,7 @@ static const struct {
 	{ "hist_global_many96", NULL, "kernels/histogram.s", "hist_global", s_histg_m96 },
 	{ "st128", src_st128, NULL, "st128", s_st128 },
 	{ "atom_f32", src_atomf, NULL, "atomf", s_atomf },
+	{ "ldwide", src_ldwide, NULL, "ldwide", s_ldwide },
 };
 
 /* Golden log lines grouped by (cta, warp) in order; RTL records sorted by (cta, warp, seq). */
