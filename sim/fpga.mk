@@ -102,17 +102,20 @@ XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
 XC7_CAP          := 63400 126800 135 240
 
 XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
-         synth_xilinx -family xc7 -top wg_sm; check -assert; tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm
+         synth_xilinx -family xc7 -top wg_sm; tee -q -o $(XC7_DIR)/check.log check; \
+         tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm
 
 fpga-xc7:
 	@mkdir -p $(XC7_DIR)
 	@echo "YOSYS synth_xilinx wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
 	@start=$$(date +%s); \
-	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p '$(XC7_YS)' >/dev/null 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
-	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
+	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p '$(XC7_YS)' >$(XC7_DIR)/yosys.err 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
+	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
-	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP)
+	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP); rc=$$?; \
+	grep -q "Found and reported 0 problems" $(XC7_DIR)/check.log || { grep -a -i -B1 -A3 "warning" $(XC7_DIR)/check.log | head -40; \
+		echo "fpga-xc7: yosys' check found problems ($(XC7_DIR)/check.log)"; exit 1; }; exit $$rc
 
 # --- per-block table ----------------------------------------------------------
 FPGA_BLOCKS_BOARD ?= arty
