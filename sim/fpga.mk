@@ -102,8 +102,8 @@ XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
 XC7_CAP          := 63400 126800 135 240
 
 XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
-         synth_xilinx -family xc7 -top wg_sm; tee -q -o $(XC7_DIR)/check.log check; \
-         tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm
+         synth_xilinx -family xc7 -top wg_sm; rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
+         tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
 	@mkdir -p $(XC7_DIR)
@@ -116,6 +116,8 @@ fpga-xc7:
 	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP); rc=$$?; \
 	grep -q "Found and reported 0 problems" $(XC7_DIR)/check.log || { grep -a -i -B1 -A3 "warning" $(XC7_DIR)/check.log | head -40; \
 		echo "fpga-xc7: yosys' check found problems ($(XC7_DIR)/check.log)"; exit 1; }; exit $$rc
+
+# (The top is renamed: after chparam and synthesis it is no longer found as wg_sm by stat.)
 
 # --- per-block table ----------------------------------------------------------
 FPGA_BLOCKS_BOARD ?= arty
