@@ -26,6 +26,7 @@
 #include "log.h"
 #include "memserve.h"
 #include "pgtrace.h"
+#include "simfit.h"
 #include "target.h"
 #include "warpgate.h"
 
@@ -727,54 +728,15 @@ static int end_compare(struct run *R, struct wg_gmem *ref)
 
 static int check_fit(struct run *R)
 {
-	const struct wgsim_info *in = &R->S->info;
 	const struct wg_launch *l = R->l;
-	const struct wg_kernel *k = R->k;
-	uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z, warps = (threads + 31) / 32;
-	const char *why = NULL;
 	char buf[160];
-	/* the array is 4/3 of the largest shared size (64 KB): l1_split=48 leaves a quarter of it, 16 KB */
-	uint32_t smem = (R->S->l1_ctrl & L1_SPLIT48) ? in->smem_bytes / 3 : in->smem_bytes;
+	const char *why = wg_sim_misfit(&R->S->info, R->k, l, (R->S->l1_ctrl & L1_SPLIT48) != 0, buf, sizeof(buf));
 
-	if (warps > in->num_warps) {
-		snprintf(buf, sizeof(buf), "%llu threads per CTA exceed %u warps of 32", (unsigned long long)threads,
-		         in->num_warps);
-		why = buf;
-	} else if ((uint64_t)k->regs * warps * 32 > in->num_regs) {
-		snprintf(buf, sizeof(buf), "%u registers x %llu threads (whole warps) exceed the SM's %u registers",
-		         k->regs, (unsigned long long)(warps * 32), in->num_regs);
-		why = buf;
-	} else if ((uint64_t)k->shared_bytes + l->dyn_shared > smem) {
-		snprintf(buf, sizeof(buf), "%u static + %u dynamic shared bytes exceed the SM's %u (l1_split=%s)",
-		         k->shared_bytes, l->dyn_shared, smem, (R->S->l1_ctrl & L1_SPLIT48) ? "48" : "16");
-		why = buf;
-	} else if (k->ninsns > in->imem_depth) {
-		snprintf(buf, sizeof(buf), "%u instructions exceed the instruction memory of %u", k->ninsns,
-		         in->imem_depth);
-		why = buf;
-	} else if (k->param_bytes > in->cmem_bytes) {
-		snprintf(buf, sizeof(buf), "%u parameter bytes exceed the parameter store of %u", k->param_bytes,
-		         in->cmem_bytes);
-		why = buf;
-	} else if ((uint64_t)k->local_bytes * threads * l->grid.x * l->grid.y * l->grid.z > 0xFFFFFFFFull) {
-		why = "the local-memory region exceeds 4 GiB";
-	} else {
-		/* An SM built without FP32 or the SFU decodes those instructions as illegal. */
-		uint32_t first[2];
-		unsigned needs = wg_isa_needs(k->code, k->ninsns, first);
-		if ((needs & WG_NEED_FP) && !in->has_fp) {
-			snprintf(buf, sizeof(buf), "pc %u uses FP32, the SM is built without it (HAS_FP 0)", first[0]);
-			why = buf;
-		} else if ((needs & WG_NEED_SFU) && !in->has_sfu) {
-			snprintf(buf, sizeof(buf), "pc %u uses the SFU, the SM is built without it (HAS_SFU 0)", first[1]);
-			why = buf;
-		}
-	}
 	if (why) {
-		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': launch does not fit the SM: %s", k->name, why);
+		snprintf(R->err->msg, sizeof(R->err->msg), "kernel '%s': launch does not fit the SM: %s", R->k->name, why);
 		return WG_ELAUNCH;
 	}
-	R->nwarps = (uint32_t)warps;
+	R->nwarps = (l->block.x * l->block.y * l->block.z + 31) / 32;
 	return 0;
 }
 

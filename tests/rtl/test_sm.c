@@ -28,8 +28,8 @@
 #include "energy.h"
 #include "func.h"
 #include "gmem.h"
-#include "isa.h"
 #include "launch.h"
+#include "simfit.h"
 #include "wgsim.h"
 
 static unsigned g_latency = 20;
@@ -876,36 +876,6 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Whether the launch fits the SM this model was built as (a board set of configs/boards.mk
- * has fewer warps, registers, shared bytes, no SFU, ...). Returns NULL or the reason.
- */
-static const char *misfit(const struct wg_kernel *k, const struct tcase *t, char *buf, size_t len)
-{
-	uint32_t threads = t->block.x * t->block.y * t->block.z, warps = (threads + 31) / 32;
-	uint32_t smem = (g_l1ctrl & 2) ? g_info.smem_bytes / 3 : g_info.smem_bytes;
-	uint32_t first[2];
-	unsigned needs = wg_isa_needs(k->code, k->ninsns, first);
-
-	if (warps > g_info.num_warps)
-		snprintf(buf, len, "%u warps per CTA, the SM has %u", warps, g_info.num_warps);
-	else if ((uint64_t)k->regs * warps * 32 > g_info.num_regs)
-		snprintf(buf, len, "%u registers x %u threads exceed the SM's %u", k->regs, warps * 32, g_info.num_regs);
-	else if (k->shared_bytes + t->dyn_shared > smem)
-		snprintf(buf, len, "%u shared bytes, the SM has %u", k->shared_bytes + t->dyn_shared, smem);
-	else if (k->ninsns > g_info.imem_depth)
-		snprintf(buf, len, "%u instructions, the SM holds %u", k->ninsns, g_info.imem_depth);
-	else if (k->param_bytes > g_info.cmem_bytes)
-		snprintf(buf, len, "%u parameter bytes, the SM holds %u", k->param_bytes, g_info.cmem_bytes);
-	else if ((needs & WG_NEED_FP) && !g_info.has_fp)
-		snprintf(buf, len, "pc %u needs FP32 (HAS_FP 0)", first[0]);
-	else if ((needs & WG_NEED_SFU) && !g_info.has_sfu)
-		snprintf(buf, len, "pc %u needs the SFU (HAS_SFU 0)", first[1]);
-	else
-		return NULL;
-	return buf;
-}
-
 /* 1 passed, 0 failed, -1 skipped (the launch does not fit this build of the SM). */
 static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 {
@@ -936,12 +906,6 @@ static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 		setup_matmul_n(g0, &t, bench_n);
 	else
 		cases[ci].setup(g0, &t);
-	char why[160];
-	if (misfit(k, &t, why, sizeof(why))) {
-		printf("SKIP %-13s does not fit this SM: %s\n", cases[ci].name, why);
-		ok = -1;
-		goto out;
-	}
 	wg_gmem_clone(g0, &g1);
 
 	/* Golden model. */
@@ -957,6 +921,13 @@ static int run_case(struct wgsim *s, int ci, uint32_t bench_n)
 		.warps_per_cta = (t.block.x * t.block.y * t.block.z + 31) / 32,
 		.ctas = (uint64_t)t.grid.x * t.grid.y * t.grid.z,
 	};
+	/* A board set of configs/boards.mk may be too small for the case: skipped, with the reason. */
+	char why[160];
+	if (wg_sim_misfit(&g_info, k, &l, (g_l1ctrl & 2) != 0, why, sizeof(why))) {
+		printf("SKIP %-13s does not fit this SM: %s\n", cases[ci].name, why);
+		ok = -1;
+		goto out;
+	}
 	wg_stats_clear(&st);
 	struct wg_retire_log *glog = NULL;
 	if (!bench_n)
