@@ -222,7 +222,7 @@ test-build: $(LIB) $(CLI) $(RTL_LIBS) $(UNIT_BINS) $(KERNEL_BINS) $(RTL_TESTS) \
 	$(SFU_DIR)_l4/test_sfu_l4 $(SFU_DIR)_l1/test_sfu_l1 $(FX2_SIM) $(FX2L_SIM) $(LINK_SIMS) \
 	$(JTAG_DIR)/test_jtag $(JTAG_DIR)/jtag_bitbang $(SM_DIR)/ut_simt/test_simt_stack \
 	$(if $(wildcard tests/rtl/test_warp_sched.cpp),$(SM_DIR)/ut_sched/test_warp_sched) \
-	$(SM_L4_DIR)/test_sm $(GPU_DIR)/test_gpu $(BOARD_EXE) $(BOARD_DIR)/test_board_core $(FX2_EMU) $(USB_DIR)/test_board_jtag $(FW_IHX)
+	$(SM_BRD_DIR)/test_sm $(GPU_DIR)/test_gpu $(BOARD_EXE) $(BOARD_DIR)/test_board_core $(FX2_EMU) $(USB_DIR)/test_board_jtag $(FW_IHX)
 .PHONY: test-build
 
 # --- install ---------------------------------------------------------------

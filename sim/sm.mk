@@ -83,42 +83,42 @@ rtl-test:: sm-test sm-unit-test
 # skipped with the reason. Its own model directory per board, so it does not disturb sm-lib.
 # `arty` is the narrow memory path's test too (LSU_LANES 4, docs/fpga.md section 3.3).
 SM_BOARD     ?= arty
-SM_L4_DIR    := $(BUILD)/sim-$(SM_BOARD)
-SM_L4_OBJ    := $(SM_L4_DIR)/obj
-SM_L4_PARAMS := $(call board_vflags,$(SM_BOARD),$(BOARD_SM_NAMES))
-SM_L4_CFLAGS := -O2 -march=native -I$(CURDIR)/sim $(call board_simdefs,$(SM_BOARD))
-SM_L4_VFLAGS := --cc --build -j 2 -Wall --assert --x-assign fast --x-initial fast \
-                -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SM_CXX) -CFLAGS "$(SM_L4_CFLAGS)"
+SM_BRD_DIR    := $(BUILD)/sim-$(SM_BOARD)
+SM_BRD_OBJ    := $(SM_BRD_DIR)/obj
+SM_BRD_PARAMS := $(call board_vflags,$(SM_BOARD),$(BOARD_SM_NAMES))
+SM_BRD_CFLAGS := -O2 -march=native -I$(CURDIR)/sim $(call board_simdefs,$(SM_BOARD))
+SM_BRD_VFLAGS := --cc --build -j 2 -Wall --assert --x-assign fast --x-initial fast \
+                -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SM_CXX) -CFLAGS "$(SM_BRD_CFLAGS)"
 
-$(SM_L4_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
-	@mkdir -p $(SM_L4_OBJ)
+$(SM_BRD_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
+	@mkdir -p $(SM_BRD_OBJ)
 	@[ -n "$(FPGA_BOARD_$(SM_BOARD))" ] || { echo "SM_BOARD=$(SM_BOARD): no such set in configs/boards.mk"; exit 1; }
 	@echo "VERILATE wg_sm, board $(SM_BOARD): $(call board_params,$(SM_BOARD),$(BOARD_SM_NAMES))"
 	@start=$$(date +%s); \
-	$(VERILATOR) $(SM_L4_VFLAGS) $(SM_L4_PARAMS) --top-module wg_sm --Mdir $(SM_L4_OBJ) \
-		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_L4_OBJ)/build.log 2>&1 \
-	&& $(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
-		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_L4_OBJ)/build.log 2>&1 \
-		|| { tail -40 $(SM_L4_OBJ)/build.log; exit 1; }; \
+	$(VERILATOR) $(SM_BRD_VFLAGS) $(SM_BRD_PARAMS) --top-module wg_sm --Mdir $(SM_BRD_OBJ) \
+		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_BRD_OBJ)/build.log 2>&1 \
+	&& $(MAKE) -s --no-print-directory -C $(SM_BRD_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
+		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_BRD_OBJ)/build.log 2>&1 \
+		|| { tail -40 $(SM_BRD_OBJ)/build.log; exit 1; }; \
 	echo "wg_sm ($(SM_BOARD)) built in $$(( $$(date +%s) - start )) s"
 
-$(SM_L4_OBJ)/wgsim.o: sim/wgsim.cpp sim/wgsim.h $(SM_L4_OBJ)/Vwg_sm__ALL.a
-	$(MAKE) -s --no-print-directory -C $(SM_L4_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) wgsim.o
+$(SM_BRD_OBJ)/wgsim.o: sim/wgsim.cpp sim/wgsim.h $(SM_BRD_OBJ)/Vwg_sm__ALL.a
+	$(MAKE) -s --no-print-directory -C $(SM_BRD_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) wgsim.o
 
-$(SM_L4_DIR)/libwgsim.a: $(SM_L4_OBJ)/Vwg_sm__ALL.a $(SM_L4_OBJ)/wgsim.o
+$(SM_BRD_DIR)/libwgsim.a: $(SM_BRD_OBJ)/Vwg_sm__ALL.a $(SM_BRD_OBJ)/wgsim.o
 	rm -f $@
-	cp $(SM_L4_OBJ)/Vwg_sm__ALL.a $@
-	ar rcs $@ $(addprefix $(SM_L4_OBJ)/,$(SM_RT_OBJS))
+	cp $(SM_BRD_OBJ)/Vwg_sm__ALL.a $@
+	ar rcs $@ $(addprefix $(SM_BRD_OBJ)/,$(SM_RT_OBJS))
 
-$(SM_L4_DIR)/test_sm: tests/rtl/test_sm.c $(SM_L4_DIR)/libwgsim.a $(LIB)
+$(SM_BRD_DIR)/test_sm: tests/rtl/test_sm.c $(SM_BRD_DIR)/libwgsim.a $(LIB)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< \
-		$(SM_L4_DIR)/libwgsim.a $(LIB) $(SM_LDLIBS)
+		$(SM_BRD_DIR)/libwgsim.a $(LIB) $(SM_LDLIBS)
 
 .PHONY: sm-board-test
 rtl-test:: sm-board-test
-sm-board-test: $(SM_L4_DIR)/test_sm
-	$(SM_L4_DIR)/test_sm
-	$(SM_L4_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
+sm-board-test: $(SM_BRD_DIR)/test_sm
+	$(SM_BRD_DIR)/test_sm
+	$(SM_BRD_DIR)/test_sm --gto --latency=100 --fermi --l1-48k
 
 sm-lint:
 	@for m in $$(ls rtl/wg_sm.sv rtl/wg_decode.sv rtl/wg_fetch.sv rtl/wg_warp_sched.sv rtl/wg_scoreboard.sv \
