@@ -7,6 +7,8 @@
 #   make fpga-xc7        yosys synth_xilinx estimate of one SM of the `arty` configuration
 #                        (configs/boards.mk) against the XC7A100T: LUT/FF/BRAM/DSP used and
 #                        available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
+#   make xc7-report-test scripts/fpga-xc7-table.sh and scripts/fpga-xc7-blocks.py on a small
+#                        hierarchical synth_xilinx run: totals agree, rows add up. In `make test`.
 #   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
 #                        FPGA_BLOCKS_BOARD (default arty): the cost table of docs/fpga.md
 #   make fpga-configs    build/fpga/<board>.cfg: the host configuration of each board
@@ -114,10 +116,17 @@ fpga-xc7:
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
 	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP); rc=$$?; \
+	echo "  one SM by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
+	scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat || exit 1; \
 	grep -q "Found and reported 0 problems" $(XC7_DIR)/check.log || { grep -a -i -B1 -A3 "warning" $(XC7_DIR)/check.log | head -40; \
 		echo "fpga-xc7: yosys' check found problems ($(XC7_DIR)/check.log)"; exit 1; }; exit $$rc
 
 # (The top is renamed: after chparam and synthesis it is no longer found as wg_sm by stat.)
+
+# The two readers of fpga-xc7's stat agree on a small hierarchical synthesis (about 15 s).
+.PHONY: xc7-report-test
+xc7-report-test:
+	@tests/fpga/xc7-report-test.sh $(FPGA_DIR)/xc7-report-test
 
 # --- per-block table ----------------------------------------------------------
 FPGA_BLOCKS_BOARD ?= arty
@@ -191,4 +200,4 @@ $(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/h
 fx2-loop-test: $(FX2L_SIM)
 	$(FX2L_SIM)
 
-rtl-test:: fx2-loop-test fpga fpga-lint
+rtl-test:: fx2-loop-test fpga fpga-lint xc7-report-test
