@@ -103,7 +103,7 @@ module wg_decode #(
     // Legality (host/src/isa.c: wg_isa_decode, wg_isa_check_regs).
     bad = !info.legal;
     if (info.fmt == wg_isa_pkg::FMT_BRA) begin
-      bad = bad || bimm;
+      bad = bad || bimm || (b >= 32'h3FFFF);   // a pc below WG_PC_MAX (host/src/isa.h)
     end else begin
       bad = bad || (!use_rd && rd != '0) || (!use_ra && ra != '0) || (!use_rc && rc != '0);
       bad = bad || (!info.has_b && bimm) || (info.has_b && !bimm && b[31:6] != '0);
@@ -115,8 +115,10 @@ module wg_decode #(
       wg_isa_pkg::FMT_SETP: bad = bad || (rd[5:3] != '0);
       wg_isa_pkg::FMT_S2R: bad = bad || (b >= 32'(wg_isa_pkg::NUM_SR));
       wg_isa_pkg::FMT_BAR: bad = bad || (b >= 32'(wg_isa_pkg::NUM_BARRIERS));
-      wg_isa_pkg::FMT_LD: bad = bad || (n > 3'd1 && rd != RZ && ((32'(rd) % 32'(n)) != 0 || 32'(rd) + 32'(n) - 1 >= 63));
-      wg_isa_pkg::FMT_ST: bad = bad || (n > 3'd1 && rc != RZ && ((32'(rc) % 32'(n)) != 0 || 32'(rc) + 32'(n) - 1 >= 63));
+      // Group alignment: n is 1, 2 or 4 (wg_isa_pkg::width_regs), so r % n is r & (n - 1). A
+      // modulo by a variable is a divider in synthesis (about 6k LUTs for these two lines).
+      wg_isa_pkg::FMT_LD: bad = bad || (n > 3'd1 && rd != RZ && ((rd[2:0] & (n - 3'd1)) != '0 || 32'(rd) + 32'(n) - 1 >= 63));
+      wg_isa_pkg::FMT_ST: bad = bad || (n > 3'd1 && rc != RZ && ((rc[2:0] & (n - 3'd1)) != '0 || 32'(rc) + 32'(n) - 1 >= 63));
       default: ;
     endcase
     // Register range against the kernel's .regs.

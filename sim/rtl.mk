@@ -73,6 +73,13 @@ $(eval $(call rtl_test,test_ram_word,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/te
 $(eval $(call rtl_test,test_isa_pkg,tb_isa_pkg,tests/rtl/tb_isa_pkg.sv,tests/rtl/test_isa_pkg.cpp,,\
 	$(RTL_DIR)/isa.o))
 
+# Instruction decoder (docs/isa.md): legality and the uop fields against the golden model's
+# decoder; the GTX480 SM's units, and a board SM without FP32 and SFU.
+RTL_DEC_SRCS := rtl/wg_sm_pkg.sv rtl/wg_decode.sv tests/rtl/tb_decode.sv
+$(eval $(call rtl_test,test_decode,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_decode.cpp,,$(RTL_DIR)/isa.o))
+$(eval $(call rtl_test,test_decode_nofp,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_decode.cpp,\
+	"-GHAS_FP=1'b0" "-GHAS_SFU=1'b0" -CFLAGS "-DDEC_HAS_FP=0 -DDEC_HAS_SFU=0",$(RTL_DIR)/isa.o))
+
 # Power-gating accounting (docs/power-gating.md section 4): the GTX480 SM's 32 lanes and 1024
 # bins; 8 lanes and 256 bins (an FPGA size).
 $(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
