@@ -427,15 +427,17 @@ module wg_exec_pipe #(
 
   assign lane_busy_o = s_lane_busy;
 
-  // Remote issue and results. The wide rows are formed only while they are used.
+  // Remote issue and results. The rows are wires: the other pipe reads xo_rows_o only with
+  // xo_valid_o and the results only with xr_valid_o (gating them with the valid costs a LUT
+  // per bit, about 4k LUTs per pipe, for nothing).
   assign xo_op_o   = own_op;
   assign xo_mod_o  = own_mod;
   assign xo_exec_o = d_exec;
   assign xo_psel_o = d_psel;
-  assign xo_rows_o = remote_i ? {row_c, row_bi, row_a} : '0;
+  assign xo_rows_o = {row_c, row_bi, row_a};
   assign xr_valid_o = s_out_valid && s_out_tag;
-  assign xr_data_o  = xr_valid_o ? s_out_data : '0;
-  assign xr_pred_o  = xr_valid_o ? s_out_pred : '0;
+  assign xr_data_o  = s_out_data;
+  assign xr_pred_o  = s_out_pred;
 
   assign lsu_valid_o  = d_valid && d_lsu;
   assign sfu_valid_o  = d_valid && d_sfu;

@@ -767,15 +767,12 @@ module wg_lsu #(
   logic [4095:0] sm_wdata, sm_out;
   logic [5:0]    sm_passes;
   assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
-  // wg_smem takes addresses and data only with the access (formed only then).
+  // wg_smem samples addresses and data only with the access (in its accept cycle), so they
+  // are wires, not gated with sm_in_valid (that cost a LUT per bit: about 5k LUTs).
   always_comb begin
-    sm_addr  = '0;
-    sm_wdata = '0;
-    if (sm_in_valid) begin
-      for (int l = 0; l < 32; l++) begin
-        sm_addr[l*32 +: 32]    = row_q[l*32 +: 32];
-        sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
-      end
+    for (int l = 0; l < 32; l++) begin
+      sm_addr[l*32 +: 32]    = row_q[l*32 +: 32];
+      sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
     end
   end
 

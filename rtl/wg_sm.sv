@@ -956,7 +956,8 @@ module wg_sm #(
   assign lwb_warp     = lsu_lwb_any ? lsu_lwb_warp : sfu_wb_warp;
   assign lwb_reg      = lsu_lwb_any ? lsu_lwb_reg : sfu_wb_reg;
   assign lwb_mask     = lsu_lwb_any ? lsu_lwb_mask : sfu_wb_mask;
-  assign lwb_data     = lsu_lwb_any ? lsu_lwb_data : sfu_wb_data;
+  // (the data is read only with lwb_valid: without an SFU it is the LSU's, unselected)
+  assign lwb_data     = (HAS_SFU && !lsu_lwb_any) ? sfu_wb_data : lsu_lwb_data;
   assign sfu_wb_ready = lsu_lwb_any ? '0 : lwb_ready;
 
   if (HAS_SFU) begin : g_sfu
