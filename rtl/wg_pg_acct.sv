@@ -312,6 +312,23 @@ module wg_pg_acct #(
     end
   end
 
+  // Each lane's present run (t_q - since_q), and the counter of its present state plus that
+  // run: one subtractor and one adder per lane, shared by the four state counters, the wide
+  // outputs and the read port.
+  logic [CNT_W-1:0] run [NUM_LANES];
+  logic [CNT_W-1:0] run_sum [NUM_LANES];
+  always_comb begin
+    for (int l = 0; l < NUM_LANES; l++) begin
+      run[l] = t_q - since_q[l];
+      unique case (prev_q[2*l +: 2])
+        ST_ACTIVE: run_sum[l] = act_q[l] + run[l];
+        ST_IDLE:   run_sum[l] = idl_q[l] + run[l];
+        ST_SLEEP:  run_sum[l] = slp_q[l] + run[l];
+        default:   run_sum[l] = wak_q[l] + run[l];
+      endcase
+    end
+  end
+
   // Time base, states, runs and interval starts: written only at changes and at close.
   always_ff @(posedge clk_i) begin
     if (!rst_ni || start_clear) begin
@@ -333,10 +350,10 @@ module wg_pg_acct #(
         for (int l = 0; l < NUM_LANES; l++) begin
           if (chg[l]) begin
             unique case (prev_q[2*l +: 2])
-              ST_ACTIVE: act_q[l] <= act_q[l] + (t_q - since_q[l]);
-              ST_IDLE:   idl_q[l] <= idl_q[l] + (t_q - since_q[l]);
-              ST_SLEEP:  slp_q[l] <= slp_q[l] + (t_q - since_q[l]);
-              ST_WAKE:   wak_q[l] <= wak_q[l] + (t_q - since_q[l]);
+              ST_ACTIVE: act_q[l] <= run_sum[l];
+              ST_IDLE:   idl_q[l] <= run_sum[l];
+              ST_SLEEP:  slp_q[l] <= run_sum[l];
+              ST_WAKE:   wak_q[l] <= run_sum[l];
               default: ;
             endcase
             since_q[l] <= t_q;
@@ -353,36 +370,39 @@ module wg_pg_acct #(
   end
 
   // A counter: its finished runs plus the present run when the lane is in that state
-  // (k = 0 active, 1 idle, 2 sleep, 3 wake; 4 events; 0 for other k).
+  // (k = 0 active, 1 idle, 2 sleep, 3 wake; 4 events; 0 for other k). c_sum is the present
+  // state's counter plus the present run.
   function automatic logic [CNT_W-1:0] lane_cnt(input logic [2:0] k, input logic [1:0] cur,
-      input logic [CNT_W-1:0] c_run, input logic [CNT_W-1:0] c_act, input logic [CNT_W-1:0] c_idl,
+      input logic [CNT_W-1:0] c_sum, input logic [CNT_W-1:0] c_act, input logic [CNT_W-1:0] c_idl,
       input logic [CNT_W-1:0] c_slp, input logic [CNT_W-1:0] c_wak, input logic [CNT_W-1:0] c_evt);
-    logic [CNT_W-1:0] c_r;
-    c_r = (k[2] == 1'b0 && cur == k[1:0]) ? c_run : '0;
-    unique case (k)
-      3'd0: lane_cnt = c_act + c_r;
-      3'd1: lane_cnt = c_idl + c_r;
-      3'd2: lane_cnt = c_slp + c_r;
-      3'd3: lane_cnt = c_wak + c_r;
-      3'd4: lane_cnt = c_evt;
-      default: lane_cnt = '0;
-    endcase
+    if (k[2] == 1'b0 && cur == k[1:0]) begin
+      lane_cnt = c_sum;
+    end else begin
+      unique case (k)
+        3'd0: lane_cnt = c_act;
+        3'd1: lane_cnt = c_idl;
+        3'd2: lane_cnt = c_slp;
+        3'd3: lane_cnt = c_wak;
+        3'd4: lane_cnt = c_evt;
+        default: lane_cnt = '0;
+      endcase
+    end
   endfunction
 
   for (genvar l = 0; l < NUM_LANES; l++) begin : g_out
-    logic [CNT_W-1:0] o_run;
-    assign o_run = t_q - since_q[l];
-    assign active_o[l*CNT_W +: CNT_W] = act_q[l] + ((prev_q[2*l +: 2] == ST_ACTIVE) ? o_run : '0);
-    assign idle_o[l*CNT_W +: CNT_W]   = idl_q[l] + ((prev_q[2*l +: 2] == ST_IDLE) ? o_run : '0);
-    assign sleep_o[l*CNT_W +: CNT_W]  = slp_q[l] + ((prev_q[2*l +: 2] == ST_SLEEP) ? o_run : '0);
-    assign wake_o[l*CNT_W +: CNT_W]   = wak_q[l] + ((prev_q[2*l +: 2] == ST_WAKE) ? o_run : '0);
+    logic [1:0] cur;
+    assign cur = prev_q[2*l +: 2];
+    assign active_o[l*CNT_W +: CNT_W] = (cur == ST_ACTIVE) ? run_sum[l] : act_q[l];
+    assign idle_o[l*CNT_W +: CNT_W]   = (cur == ST_IDLE) ? run_sum[l] : idl_q[l];
+    assign sleep_o[l*CNT_W +: CNT_W]  = (cur == ST_SLEEP) ? run_sum[l] : slp_q[l];
+    assign wake_o[l*CNT_W +: CNT_W]   = (cur == ST_WAKE) ? run_sum[l] : wak_q[l];
     assign events_o[l*CNT_W +: CNT_W] = evt_q[l];
   end
 
   always_comb begin
     rd_data_o = '0;
     if (rd_re_i && 32'(rd_lane_i) < NUM_LANES)
-      rd_data_o = lane_cnt(rd_k_i, prev_q[2*rd_lane_i +: 2], t_q - since_q[rd_lane_i], act_q[rd_lane_i],
+      rd_data_o = lane_cnt(rd_k_i, prev_q[2*rd_lane_i +: 2], run_sum[rd_lane_i], act_q[rd_lane_i],
                            idl_q[rd_lane_i], slp_q[rd_lane_i], wak_q[rd_lane_i], evt_q[rd_lane_i]);
   end
 

@@ -25,6 +25,8 @@ namespace {
 constexpr unsigned L = PG_LANES;
 static_assert(L <= 32, "state_i is driven as one 64-bit word");
 constexpr unsigned BINS = PG_BINS;
+// bits of rd_lane_i (LIDX_W of the RTL)
+constexpr unsigned LIDX_BITS = L > 1 ? 32 - __builtin_clz(L - 1) : 1;
 using H = wg::Harness<Vwg_pg_acct>;
 enum { ACTIVE = 0, IDLE = 1, SLEEP = 2, WAKE = 3 };
 
@@ -132,6 +134,27 @@ void check_counters(H &h, const Model &m, const char *phase)
 		CHECK(h, lane_word(t->events_o, l) == m.events[l], "%s: lane %u events %llu expected %llu", phase, l,
 		      (unsigned long long)lane_word(t->events_o, l), (unsigned long long)m.events[l]);
 	}
+	// The read port (combinational, what the SM reads): every lane's five counters, and 0 for
+	// k 5..7 and for a lane past the last (where rd_lane_i can name one); nothing when rd_re_i
+	// is low.
+	for (unsigned l = 0; l <= L && l < (1u << LIDX_BITS); l++) {
+		for (unsigned k = 0; k < 8; k++) {
+			t->rd_re_i = 1;
+			t->rd_lane_i = l;
+			t->rd_k_i = k;
+			h.eval();
+			uint64_t want = 0;
+			if (l < L)
+				want = k < 4 ? m.cnt[l][k] : k == 4 ? m.events[l] : 0;
+			CHECK(h, t->rd_data_o == want, "%s: read port lane %u k %u: %llu expected %llu", phase, l, k,
+			      (unsigned long long)t->rd_data_o, (unsigned long long)want);
+		}
+	}
+	t->rd_lane_i = 0;
+	t->rd_k_i = 0;
+	t->rd_re_i = 0;
+	h.eval();
+	CHECK(h, t->rd_data_o == 0, "%s: read port without rd_re_i reads %llu", phase, (unsigned long long)t->rd_data_o);
 }
 
 // Histogram exactly equal to the model's (nothing may be lost).
