@@ -8,7 +8,7 @@
 #   make sm-synth       yosys synthesis of a small SM: sim/synth.mk, docs/synthesis.md
 #   make sm-unit-test   Verilator unit tests of wg_simt_stack and wg_warp_sched
 #   make sm-board-test  test_sm on the SM of a board set of configs/boards.mk (SM_BOARD, default
-#                       arty: 2 x 8 lanes, LSU_LANES 4; docs/fpga.md section 2); cases that do not
+#                       arty: 2 x 4 lanes, LSU_LANES 4; docs/fpga.md section 2); cases that do not
 #                       fit the set are skipped by name. In make test (rtl-test): the only test of
 #                       the narrow memory pipeline inside the SM
 # Parameters of the library build: SM_PARAMS (Verilator -G options); the same values
