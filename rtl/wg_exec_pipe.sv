@@ -542,20 +542,25 @@ module wg_exec_pipe #(
     end
   end
 
-  wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RM_W + 1024)) u_rq (
+  // The queue holds the result row only with the retire port (RETIRE_EN): without it the
+  // data is 0, and 16 x 1024 bits of zeros would still take LUT RAM.
+  localparam int unsigned RQ_DW = RETIRE_EN ? 1024 : 1;
+  logic [RQ_DW-1:0] rq_out_data;
+  wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RM_W + RQ_DW)) u_rq (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .flush_i     (1'b0),
     .in_valid_i  (wb_v),
     .in_ready_o  (rq_in_ready),
-    .in_data_i   ({wb_meta, wb_rdata}),
+    .in_data_i   ({wb_meta, wb_rdata[RQ_DW-1:0]}),
     .out_valid_o (ret_valid_o),
     .out_ready_i (ret_ready_i),
-    .out_data_o  ({ret_meta_o, ret_data_o}),
+    .out_data_o  ({ret_meta_o, rq_out_data}),
     .count_o     (rq_cnt_unused),
     .full_o      (rq_full_unused),
     .empty_o     (rq_empty_unused)
   );
+  assign ret_data_o = RETIRE_EN ? 1024'(rq_out_data) : '0;
   assign rq_pop = ret_valid_o && ret_ready_i;
 
   always_ff @(posedge clk_i) begin
@@ -586,6 +591,6 @@ module wg_exec_pipe #(
 
   logic unused_ok;
   assign unused_ok = ^{rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused, rf_cnt_rd_unused,
-                       rf_cnt_wr_unused, s_out_mask, iu};
+                       rf_cnt_wr_unused, s_out_mask, iu, wb_rdata, rq_out_data};
 
 endmodule

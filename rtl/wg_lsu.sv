@@ -714,8 +714,8 @@ module wg_lsu #(
     .req_cache_i    (l1_cache),
     .req_local_i    (a_space_q == SP_LOCAL),
     .req_aop_i      ({(au.op == wg_isa_pkg::OP_ATOMGX), au.mod}),
-    .req_ab_i       (a_rb_q[tx_lane*32 +: 32]),
-    .req_ac_i       (a_rc_q[tx_lane*32 +: 32]),
+    .req_ab_i       (wg_pkg::word_of(a_rb_q, tx_lane)),
+    .req_ac_i       (wg_pkg::word_of(a_rc_q, tx_lane)),
     .req_warp_i     (6'(a_warp_q)),
     .req_pc_i       (au.pc),
     .req_lane_i     (tx_lane),
@@ -850,7 +850,7 @@ module wg_lsu #(
     for (int l = 31; l >= 0; l--) if (p_rem_q[l]) p_lane = 5'(l);
   end
   assign p_go        = (a_q == A_PARAM) && p_rem_q != '0;
-  assign p_waddr     = row_q[p_lane*32 +: 32] + {28'd0, p_word_q, 2'b00};
+  assign p_waddr     = wg_pkg::word_of(row_q, p_lane) + {28'd0, p_word_q, 2'b00};
   assign p_lane_done = ({1'b0, p_word_q} == ((a_bytes_q > 5'd4) ? 3'(a_bytes_q >> 2) : 3'd1) - 3'd1);
 
   wg_ram_1r1w #(.DEPTH(CMEM_BYTES / 4), .WIDTH(32)) u_cmem (

@@ -37,4 +37,30 @@ package wg_pkg;
 
   /* verilator lint_on UNUSEDPARAM */
 
+  // Word i (32 bits) of a row of 32 words: an explicit tree of 4:1, 4:1 and 2:1
+  // multiplexers on i. yosys 0.23 builds the indexed part-select row[i*32 +: 32] of a
+  // 1024-bit row from its shift cell at about 33 LUTs per selected bit; this tree at well
+  // under half that (docs/fpga.md section 3.2).
+  function automatic logic [31:0] word_of(input logic [1023:0] row, input logic [4:0] i);
+    logic [255:0] l1;
+    logic [63:0]  l2;
+    for (int j = 0; j < 8; j++) begin
+      case (i[1:0])
+        2'd0:    l1[j*32 +: 32] = row[(4*j + 0)*32 +: 32];
+        2'd1:    l1[j*32 +: 32] = row[(4*j + 1)*32 +: 32];
+        2'd2:    l1[j*32 +: 32] = row[(4*j + 2)*32 +: 32];
+        default: l1[j*32 +: 32] = row[(4*j + 3)*32 +: 32];
+      endcase
+    end
+    for (int k = 0; k < 2; k++) begin
+      case (i[3:2])
+        2'd0:    l2[k*32 +: 32] = l1[(4*k + 0)*32 +: 32];
+        2'd1:    l2[k*32 +: 32] = l1[(4*k + 1)*32 +: 32];
+        2'd2:    l2[k*32 +: 32] = l1[(4*k + 2)*32 +: 32];
+        default: l2[k*32 +: 32] = l1[(4*k + 3)*32 +: 32];
+      endcase
+    end
+    word_of = i[4] ? l2[63:32] : l2[31:0];
+  endfunction
+
 endpackage

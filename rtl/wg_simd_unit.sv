@@ -208,19 +208,25 @@ module wg_simd_unit #(
   end
 
   // Operands of the pass: each lane's thread out of the accepted instruction's rows (pass 0)
-  // or the buffer's.
-  logic [1023:0] src_a, src_b, src_c;
-  assign src_a  = in_fire ? in_a_i : buf_a_q;
-  assign src_b  = in_fire ? in_b_i : buf_b_q;
-  assign src_c  = in_fire ? in_c_i : buf_c_q;
+  // or the buffer's. The thread's word is picked by an explicit tree of 4:1, 4:1 and 2:1
+  // multiplexers on its number (wg_pkg::word_of), once from the input rows and once from
+  // the buffer, and only then the input or the buffer is chosen (32 bits per lane and
+  // operand). Measured at 4 lanes without FP (yosys synth_xilinx, the unit's own logic):
+  // input or buffer chosen first (3 x 1024 bits), then an indexed part-select, 21.1k LUTs;
+  // the same with the tree, 16.2k; the tree on both sides and the choice after it, 11.7k
+  // (docs/fpga.md section 3.2).
   assign ld_thr = in_fire ? c_thr[0 +: 5*W] : seq_thr;
-  // An indexed part-select: a 32:1 multiplexer tree per bit (a chain of compares would be
-  // a priority chain, about three times the LUTs).
   always_comb begin
     for (int l = 0; l < 32'(W); l++) begin
-      ld_a[l*32 +: 32] = src_a[32'(ld_thr[l*5 +: 5])*32 +: 32];
-      ld_b[l*32 +: 32] = src_b[32'(ld_thr[l*5 +: 5])*32 +: 32];
-      ld_c[l*32 +: 32] = src_c[32'(ld_thr[l*5 +: 5])*32 +: 32];
+      if (in_fire) begin
+        ld_a[l*32 +: 32] = wg_pkg::word_of(in_a_i, ld_thr[l*5 +: 5]);
+        ld_b[l*32 +: 32] = wg_pkg::word_of(in_b_i, ld_thr[l*5 +: 5]);
+        ld_c[l*32 +: 32] = wg_pkg::word_of(in_c_i, ld_thr[l*5 +: 5]);
+      end else begin
+        ld_a[l*32 +: 32] = wg_pkg::word_of(buf_a_q, ld_thr[l*5 +: 5]);
+        ld_b[l*32 +: 32] = wg_pkg::word_of(buf_b_q, ld_thr[l*5 +: 5]);
+        ld_c[l*32 +: 32] = wg_pkg::word_of(buf_c_q, ld_thr[l*5 +: 5]);
+      end
     end
   end
 
@@ -419,7 +425,9 @@ module wg_simd_unit #(
   logic [TAG_W-1:0] out_tag_q;
   logic             out_valid_q;
 
-  // Per thread: the lanes writing it (at most one) and their result, as an AND-OR.
+  // Per thread: the lanes writing it (at most one) and their result, as an AND-OR. (An
+  // encoded lane index and a W:1 multiplexer per bit instead measured 3.1k LUTs more at 4
+  // lanes.)
   logic [32*W-1:0] wr_hit;   // thread t, lane l at [t*W + l]
   logic [31:0]     wr_en, wr_pred;
   logic [1023:0]   wr_data;

@@ -77,6 +77,7 @@ endef
 SIMD_UNIT_SIMS :=
 $(eval $(call simd_unit_build,test_simd_unit,16,1))
 $(eval $(call simd_unit_build,test_simd_unit_w8,8,1))
+$(eval $(call simd_unit_build,test_simd_unit_w4,4,1))
 $(eval $(call simd_unit_build,test_simd_unit_nofp,16,0))
 
 simd-test: $(SIMD_ALU_SIM) $(SIMD_UNIT_SIMS)
