@@ -14,9 +14,7 @@
 #include "Vtb_decode.h"
 #include "harness.h"
 
-extern "C" {
-#include "isa.h"
-}
+#include "isa_probe.h"
 
 #ifndef DEC_HAS_FP
 #define DEC_HAS_FP 1
@@ -30,19 +28,6 @@ namespace {
 using H = wg::Harness<Vtb_decode>;
 
 enum { UNIT_SIMD = 0, UNIT_LSU = 1, UNIT_CTRL = 2, UNIT_SFU = 3 };
-
-// Is field `which` (0 rd, 1 ra, 2 rc) a general register of row e? (checked by the C
-// register check: register 1 against a kernel of 1 register fails only if it is one)
-bool reads(const wg_isa_entry *e, int which)
-{
-	wg_insn in;
-	wg_insn_init(&in, e);
-	in.rd = in.ra = in.rc = WG_REG_RZ;
-	in.b = WG_REG_RZ;
-	in.bimm = 0;
-	(which == 0 ? in.rd : which == 1 ? in.ra : in.rc) = 1;
-	return wg_isa_check_regs(&in, 1, nullptr, 0) != 0;
-}
 
 uint64_t group(unsigned r, unsigned n)
 {
@@ -99,7 +84,7 @@ void check_word(H &h, Stats &st, uint64_t w, unsigned regs, uint32_t pc, uint32_
 	const wg_isa_entry *e = in.e;
 	unsigned fmt = e->fmt;
 	unsigned n = (fmt == WG_FMT_LD || fmt == WG_FMT_ST) ? wg_width_regs(in.mod) : 1;
-	bool rd_ra = reads(e, 1), rd_rc = reads(e, 2), wr_rd = reads(e, 0);
+	bool rd_ra = isa_field_is_reg(e, 1), rd_rc = isa_field_is_reg(e, 2), wr_rd = isa_field_is_reg(e, 0);
 	bool rd_rb = wg_fmt_has_b(fmt) && !in.bimm;
 	unsigned rb = in.b & 63;
 
@@ -184,11 +169,11 @@ uint64_t rand_word(std::mt19937_64 &rng)
 		in.rc = rand_reg(rng);
 		// fields a format does not use are zero in most words (others are illegal)
 		if (rng() % 4) {
-			if (!reads(e, 0) && !(e->fmt == WG_FMT_SETP || e->fmt == WG_FMT_PLOP))
+			if (!isa_field_is_reg(e, 0) && !(e->fmt == WG_FMT_SETP || e->fmt == WG_FMT_PLOP))
 				in.rd = 0;
-			if (!reads(e, 1) && e->fmt != WG_FMT_PLOP)
+			if (!isa_field_is_reg(e, 1) && e->fmt != WG_FMT_PLOP)
 				in.ra = 0;
-			if (!reads(e, 2) && e->fmt != WG_FMT_SEL && e->fmt != WG_FMT_PLOP)
+			if (!isa_field_is_reg(e, 2) && e->fmt != WG_FMT_SEL && e->fmt != WG_FMT_PLOP)
 				in.rc = 0;
 		}
 		if (e->fmt == WG_FMT_SETP || e->fmt == WG_FMT_PLOP)
@@ -233,9 +218,9 @@ void test_rows(H &h, Stats &st)
 			check_word(h, st, wg_isa_encode(&in), regs, 10, 200);
 			if (e->fmt != WG_FMT_BRA) {
 				wg_insn r = in;
-				r.rd = reads(e, 0) ? 4 : r.rd;
-				r.ra = reads(e, 1) ? 5 : r.ra;
-				r.rc = reads(e, 2) ? 4 : r.rc;
+				r.rd = isa_field_is_reg(e, 0) ? 4 : r.rd;
+				r.ra = isa_field_is_reg(e, 1) ? 5 : r.ra;
+				r.rc = isa_field_is_reg(e, 2) ? 4 : r.rc;
 				check_word(h, st, wg_isa_encode(&r), regs, 41, 42);
 			}
 		}
