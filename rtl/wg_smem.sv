@@ -393,7 +393,7 @@ module wg_smem #(
         for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = b_rdata_i[(4*k + 2)*32 +: 64];
         for (int l = 0; l < 32; l++) begin
           b0  = b0_q[l*5 +: 5];
-          w0  = wg_pkg::word_of(b_rdata_i, b0) >> {off_q[l*2 +: 2], 3'b000};
+          w0  = b_rdata_i[b0*32 +: 32] >> {off_q[l*2 +: 2], 3'b000};
           w1  = odd[b0[4:1]*32 +: 32];
           w23 = hiq[b0[4:2]*64 +: 64];
           nd[l*128 +: 128] = cap_srv_q[l] ? {w23, w1, w0} : dat_q[l*128 +: 128];
@@ -592,7 +592,7 @@ module wg_smem #(
         for (int k = 0; k < 32'(LANES); k++) begin
           off = dla[k*AW +: 2];
           b0  = dla[k*AW + 2 +: 5];
-          w0  = wg_pkg::word_of(rd_q, b0) >> {off, 3'b000};
+          w0  = rd_q[b0*32 +: 32] >> {off, 3'b000};
           w1  = odd[b0[4:1]*32 +: 32];
           w23 = hiq[b0[4:2]*64 +: 64];
           d_res[k*128 +: 128] = {w23, w1, w0};
@@ -676,7 +676,7 @@ module wg_smem #(
   // ---------------------------------------------------------------------------
   // Atomics: read the word, then write op(old, b, c).
   // ---------------------------------------------------------------------------
-  assign a_rdw = wg_pkg::word_of(b_rdata_i, a_bank);   // a tree (wg_pkg::word_of)
+  assign a_rdw = b_rdata_i[a_bank*32 +: 32];
   assign a_old = a_first_q ? a_rdw : old_q;
 
   function automatic logic [31:0] atom_int(input logic [3:0] op, input logic [31:0] old,
