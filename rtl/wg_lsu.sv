@@ -281,32 +281,22 @@ module wg_lsu #(
     endcase
   endfunction
 
-  // Shifts by n whole bytes as constant-shift stages, one per bit of n: multiplexers
-  // only (a run-time shift cell is a candidate for yosys' SAT-based resource sharing,
-  // which costs minutes with a few dozen of them). Conditional expressions, not if
-  // statements: the lane loops below stay free of decision trees (yosys' proc).
-  function automatic logic [127:0] shl_b128(input logic [127:0] x, input logic [3:0] n);
-    logic [127:0] y;
+  // Run-time shifts as constant-shift stages, one per bit of n: multiplexers only (a
+  // run-time shift cell is a candidate for yosys' SAT-based resource sharing, which costs
+  // minutes with a few dozen of them). Conditional expressions, not if statements: the
+  // lane loops below stay free of decision trees (yosys' proc).
+  // A byte mask of a 16-byte chunk shifted left by n bytes.
+  function automatic logic [15:0] shl16(input logic [15:0] x, input logic [3:0] n);
+    logic [15:0] y;
     y = x;
-    for (int stg = 0; stg < 4; stg++) y = n[stg] ? y << (8 << stg) : y;
-    shl_b128 = y;
+    for (int stg = 0; stg < 4; stg++) y = n[stg] ? y << (1 << stg) : y;
+    shl16 = y;
   endfunction
-
-  // x[8*o +: 128]: seven stages, each as wide as the stages after it need.
-  function automatic logic [127:0] bytes_at(input logic [1143:0] x, input logic [6:0] o);
-    logic [631:0] t6;
-    logic [375:0] t5;
-    logic [247:0] t4;
-    logic [183:0] t3;
-    logic [151:0] t2;
-    logic [135:0] t1;
-    t6 = o[6] ? x[512 +: 632] : x[0 +: 632];
-    t5 = o[5] ? t6[256 +: 376] : t6[0 +: 376];
-    t4 = o[4] ? t5[128 +: 248] : t5[0 +: 248];
-    t3 = o[3] ? t4[64 +: 184] : t4[0 +: 184];
-    t2 = o[2] ? t3[32 +: 152] : t3[0 +: 152];
-    t1 = o[1] ? t2[16 +: 136] : t2[0 +: 136];
-    bytes_at = o[0] ? t1[8 +: 128] : t1[0 +: 128];
+  // A word shifted right by n bytes.
+  function automatic logic [31:0] shr_b32(input logic [31:0] x, input logic [1:0] n);
+    logic [31:0] y;
+    y = n[0] ? x >> 8 : x;
+    shr_b32 = n[1] ? y >> 16 : y;
   endfunction
 
   // The lane groups of a lane mask that hold a lane, and the lowest such group above g as
@@ -465,16 +455,6 @@ module wg_lsu #(
     end
   end
 
-  // Store data of every lane: up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re).
-  function automatic logic [127:0] st_val(input logic [4:0] lane_i, input logic [4:0] bytes);
-    logic [31:0] b, c, d, e;
-    b = a_rb_q[lane_i*32 +: 32];
-    c = a_rc_q[lane_i*32 +: 32];
-    d = a_rd_q[lane_i*32 +: 32];
-    e = a_re_q[lane_i*32 +: 32];
-    st_val = (bytes == 5'd16) ? {e, d, c, b} : {64'd0, c, b};
-  endfunction
-
   // ---------------------------------------------------------------------------
   // Coalescer side: the row is the access (local: word k_in's addresses).
   // ---------------------------------------------------------------------------
@@ -526,12 +506,23 @@ module wg_lsu #(
     );
   end
 
-  // Byte offsets of every lane's access in its 128 B block, per slot and word
-  // (used to pick each lane's bytes out of a response).
-  logic [SLOTS*4*32*7-1:0] sl_off_q;
-  logic [32*7-1:0]         c_off;
+  // Byte offsets of every lane's access in its 128 B block, per slot and word k (used to
+  // place each lane's store bytes and to pick its bytes out of a response): a LUT RAM of
+  // SLOTS x 4 words of 32 x 7 bits at address 4s + k, written as the coalescer takes word
+  // k_in of the AGU's slot, in two copies for its two readers (the transaction emitted, at
+  // k_tx; the response written, at its slot and word).
+  logic [32*7-1:0] c_off;
   always_comb begin
     for (int l = 0; l < 32; l++) c_off[l*7 +: 7] = c_addr[l*32 +: 7];
+  end
+  localparam int unsigned OA_W = SL_W + 2;
+  (* ram_style = "distributed" *) logic [32*7-1:0] off_tx_q [SLOTS*4];
+  (* ram_style = "distributed" *) logic [32*7-1:0] off_rp_q [SLOTS*4];
+  always_ff @(posedge clk_i) begin
+    if (co_in_valid && co_in_ready) begin
+      off_tx_q[{a_slot_q, k_in_q[1:0]}] <= c_off;
+      off_rp_q[{a_slot_q, k_in_q[1:0]}] <= c_off;
+    end
   end
 
   // Leader lane of the transaction (debug fields, atomic operands).
@@ -541,16 +532,9 @@ module wg_lsu #(
     for (int l = 31; l >= 0; l--) if (tx_lanes[l]) tx_lane = 5'(l);
   end
 
-  // Offsets of the word being emitted (k_tx), read back from the slot's table.
+  // Offsets of the word being emitted (k_tx).
   logic [32*7-1:0] c_off_tx;
-  always_comb begin
-    c_off_tx = '0;
-    for (int s = 0; s < 32'(SLOTS); s++) begin
-      for (int k = 0; k < 4; k++) begin
-        if (32'(a_slot_q) == s && 32'(k_tx_q[1:0]) == k) c_off_tx = sl_off_q[(s*4 + k)*224 +: 224];
-      end
-    end
-  end
+  assign c_off_tx = off_tx_q[OA_W'({a_slot_q, k_tx_q[1:0]})];
 
   // Store data of the transaction: the served lanes' bytes at their offsets in
   // the aligned block, the highest lane last (it wins a byte written twice).
@@ -558,15 +542,17 @@ module wg_lsu #(
   // with the request only; Verilator skips the lane loop on other cycles), one
   // lane group per cycle: groups 0..NG-2 into wd_q, the last one on top of it as
   // the request goes out (wd_done).
-  // Accesses are naturally aligned (wg_coalescer asserts it), so a lane's bytes
-  // lie in the 16 B chunk o[6:4] from byte o[3:0]: a 128-bit shift and a chunk
-  // select per lane, not a shift of the whole 1024-bit block.
+  // Accesses are naturally aligned (wg_coalescer asserts it), so a lane's bytes lie in
+  // the 16 B chunk o[6:4] from byte o[3:0]. The lane's data is repeated over the 16 bytes
+  // of a chunk (16 bytes once, 8 twice, 4 four times, 2 eight, 1 sixteen), so byte j of any
+  // chunk takes byte j of the pattern whatever the offset: per lane a byte mask shifted by
+  // o[3:0] and a chunk select, no data shift.
   logic [1023:0]   tx_wdata;
   logic [1023:0]   wd_base;       // the block from the groups before wg_q
   logic [NG_W-1:0] wg_q;          // group of the store data formed this cycle
   logic            wd_done;       // the block is complete (loads: always)
-  logic [127:0]    st_bytes;      // byte mask of one thread's access (low bytes)
-  assign st_bytes = (c_size == 3'd4) ? {128{1'b1}} : ((128'd1 << (8 * (32'd1 << c_size))) - 128'd1);
+  logic [15:0]     st_bytes;      // byte mask of one thread's access (low bytes)
+  assign st_bytes = (c_size == 3'd4) ? 16'hFFFF : 16'((17'd1 << (5'd1 << c_size[1:0])) - 17'd1);
   logic st_word;                  // local .64 / .128: one word (k_tx) per access
   assign st_word = (a_space_q == SP_LOCAL && a_bytes_q > 5'd4);
   logic [NG_W:0]   wd_next;       // the next group with a served lane
@@ -576,8 +562,9 @@ module wg_lsu #(
     logic [LGW-1:0]         gb, gc, gd, ge;
     logic [LSU_LANES*7-1:0] go;
     logic [LSU_LANES-1:0]   gl;
-    logic [127:0] v, vm, vd;
-    logic [63:0]  h;
+    logic [127:0] d;
+    logic [31:0]  b, c, w;
+    logic [15:0]  bm;
     logic [6:0]   o;
     logic         en;
     tx_wdata = wd_base;
@@ -587,10 +574,11 @@ module wg_lsu #(
     ge = '0;
     go = '0;
     gl = '0;
-    v  = '0;
-    vm = '0;
-    vd = '0;
-    h  = '0;
+    d  = '0;
+    b  = '0;
+    c  = '0;
+    w  = '0;
+    bm = '0;
     o  = '0;
     en = 1'b0;
     if (a_st_q && tx_valid) begin
@@ -605,19 +593,24 @@ module wg_lsu #(
         end
       end
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
-        // Up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re).
-        v  = (a_bytes_q == 5'd16) ? {ge[i*32 +: 32], gd[i*32 +: 32], gc[i*32 +: 32], gb[i*32 +: 32]} :
-                                    {64'd0, gc[i*32 +: 32], gb[i*32 +: 32]};
-        h  = k_tx_q[1] ? v[127:64] : v[63:0];
-        v  = st_word ? {96'd0, k_tx_q[0] ? h[63:32] : h[31:0]} : v;
+        // Up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re); local .64 / .128: word k_tx.
+        b = gb[i*32 +: 32];
+        c = gc[i*32 +: 32];
+        w = k_tx_q[1] ? (k_tx_q[0] ? ge[i*32 +: 32] : gd[i*32 +: 32]) : (k_tx_q[0] ? c : b);
+        case (c_size)
+          3'd0:    d = {16{b[7:0]}};
+          3'd1:    d = {8{b[15:0]}};
+          3'd2:    d = {4{st_word ? w : b}};
+          3'd3:    d = {2{c, b}};
+          default: d = {ge[i*32 +: 32], gd[i*32 +: 32], c, b};
+        endcase
         o  = go[i*7 +: 7];
-        vm = shl_b128(st_bytes, o[3:0]);
-        vd = shl_b128(v & st_bytes, o[3:0]);
+        bm = shl16(st_bytes, o[3:0]);
         // Per byte of the block: this lane's byte if it covers it (later lanes win).
-        for (int c = 0; c < 8; c++) begin
-          en = gl[i] && o[6:4] == 3'(c);
+        for (int k = 0; k < 8; k++) begin
+          en = gl[i] && o[6:4] == 3'(k);
           for (int j = 0; j < 16; j++) begin
-            tx_wdata[c*128 + j*8 +: 8] = (en && vm[j*8]) ? vd[j*8 +: 8] : tx_wdata[c*128 + j*8 +: 8];
+            tx_wdata[k*128 + j*8 +: 8] = (en && bm[j]) ? d[j*8 +: 8] : tx_wdata[k*128 + j*8 +: 8];
           end
         end
       end
@@ -764,15 +757,19 @@ module wg_lsu #(
   logic          sm_in_valid, sm_in_ready, sm_out_valid, sm_sent_q;
   logic          sm_fin;        // the access's results are in its slot (A_SMEM ends)
   logic [1023:0] sm_addr;
-  logic [4095:0] sm_wdata, sm_out;
+  logic [4095:0] sm_wdata;
   logic [5:0]    sm_passes;
+  logic [NG_W-1:0]         sm_grp;   // wg_smem's results: the lane group read
+  logic [LSU_LANES*128-1:0] sm_out;  //   its threads' 16 bytes each
   assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
-  // wg_smem samples addresses and data only with the access (in its accept cycle), so they
-  // are wires, not gated with sm_in_valid (that cost a LUT per bit: about 5k LUTs).
+  // wg_smem reads addresses and data with the access (32 lanes: in its accept cycle; fewer:
+  // until out_valid_o, as they hold here until A_SMEM ends), so they are wires, not gated
+  // with sm_in_valid (that cost a LUT per bit: about 5k LUTs). Store data: rb, rc, rd, re
+  // (wg_smem uses the access's bytes only: 4, 8 or 16).
   always_comb begin
     for (int l = 0; l < 32; l++) begin
       sm_addr[l*32 +: 32]    = row_q[l*32 +: 32];
-      sm_wdata[l*128 +: 128] = st_val(5'(l), a_bytes_q);
+      sm_wdata[l*128 +: 128] = {a_re_q[l*32 +: 32], a_rd_q[l*32 +: 32], a_rc_q[l*32 +: 32], a_rb_q[l*32 +: 32]};
     end
   end
 
@@ -821,7 +818,8 @@ module wg_lsu #(
     .in_ab_i      (a_rb_q),
     .in_ac_i      (a_rc_q),
     .out_valid_o  (sm_out_valid),
-    .out_data_o   (sm_out),
+    .out_grp_i    (sm_grp),
+    .out_gdata_o  (sm_out),
     .out_passes_o (sm_passes),
     .clr_valid_i  (sclr_valid_i),
     .clr_row_i    (sclr_row_i),
@@ -1092,36 +1090,52 @@ module wg_lsu #(
   end
 
   always_comb begin
+    logic [32*7-1:0] o;
+    o      = off_rp_q[OA_W'({rp_slot, rp_word})];
     rp_off = '0;
-    for (int s = 0; s < 32'(SLOTS); s++) begin
-      for (int k = 0; k < 4; k++) begin
-        for (int g = 0; g < 32'(NG); g++) begin
-          if (32'(rp_slot) == s && 32'(rp_word) == k && 32'(rg_q) == g)
-            rp_off = sl_off_q[(s*4 + k)*224 + g*LSU_LANES*7 +: LSU_LANES*7];
-        end
-      end
+    for (int g = 0; g < 32'(NG); g++) begin
+      if (32'(rg_q) == g) rp_off = o[g*LSU_LANES*7 +: LSU_LANES*7];
     end
   end
 
-  // A lane's 16 bytes from its offset (zero past the block). Formed only while a
-  // response is written, the one use (so Verilator skips it on other cycles).
+  // A lane's words from its offset o. Accesses are naturally aligned, so: word 0 is the
+  // block's word o[6:2] shifted right by the bytes o[1:0] (only sub-word accesses have
+  // them; their bytes stay in the word); word 1 (8 and 16 bytes) the odd word o[6:3]; words
+  // 2 and 3 (16 bytes) the upper half of the 16-byte chunk o[6:4]. Word selections as
+  // wg_pkg::word_of trees (an indexed part-select of a wide vector costs yosys several
+  // times more). Formed only while a response is written, the one use (so Verilator skips
+  // it on other cycles).
   always_comb begin
-    logic [1143:0]    pad;
-    logic [127:0]     b;
-    logic [31:0]      w;
-    logic             hit;
-    pad = {120'd0, rp_data};
-    b   = '0;
+    logic [511:0] odd;
+    logic [255:0] hi2, hi3;
+    logic [31:0]  w0, w;
+    logic [127:0] b;
+    logic [6:0]   o;
+    logic         hit;
+    odd = '0;
+    hi2 = '0;
+    hi3 = '0;
+    w0  = '0;
     w   = '0;
+    b   = '0;
+    o   = '0;
     hit = 1'b0;
     rp_gv = '0;
     if (rp_valid) begin
+      for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rp_data[(2*k + 1)*32 +: 32];
+      for (int k = 0; k < 8; k++) begin
+        hi2[k*32 +: 32] = rp_data[(4*k + 2)*32 +: 32];
+        hi3[k*32 +: 32] = rp_data[(4*k + 3)*32 +: 32];
+      end
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
-        b = bytes_at(pad, rp_off[i*7 +: 7]);
+        o  = rp_off[i*7 +: 7];
+        w0 = shr_b32(wg_pkg::word_of(rp_data, o[6:2]), o[1:0]);
+        b  = {wg_pkg::word_of({768'd0, hi3}, {2'b00, o[6:4]}), wg_pkg::word_of({768'd0, hi2}, {2'b00, o[6:4]}),
+              wg_pkg::word_of({512'd0, odd}, {1'b0, o[6:3]}), w0};
         // Local: the word of the response in row rp_word; else word r in row r.
         for (int r = 0; r < 4; r++) begin
           hit = !rp_local || 32'(rp_word) == r;
-          w   = rp_local ? b[31:0] : b[r*32 +: 32];
+          w   = rp_local ? w0 : b[r*32 +: 32];
           rp_gv[r*LGW + i*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
         end
       end
@@ -1142,6 +1156,7 @@ module wg_lsu #(
     assign rp_go    = 1'b1;
     assign rp_rlast = 1'b1;
     assign sm_fin   = sm_out_valid;
+    assign sm_grp   = '0;
 
     always_comb begin
       rsp_rows  = '0;
@@ -1254,21 +1269,21 @@ module wg_lsu #(
     assign sm_rlast = (sm_r == sm_rn);
     assign sm_wdone = sm_w && sm_rlast && !sm_next[NG_W];
     assign sm_fin   = (sm_out_valid && a_st_q) || sm_wdone;
+    assign sm_grp   = sm_g;
 
-    // The group's row r of wg_smem's results (lane l's bytes in [128l +: 128], right-
-    // aligned): row 0 extended as a load's (atomics: the old value as it is).
+    // The group's row r of wg_smem's results (read at sm_grp: thread i of the group's bytes
+    // in [128i +: 128], right-aligned): row 0 extended as a load's (atomics: the old value
+    // as it is).
     always_comb begin
       sm_gw = '0;
       sm_gl = '0;
       if (sm_w) begin
         for (int g = 0; g < 32'(NG); g++) begin
-          if (32'(sm_g) == g) begin
-            sm_gl = a_exec_q[g*LSU_LANES +: LSU_LANES];
-            for (int i = 0; i < 32'(LSU_LANES); i++) begin
-              for (int r = 0; r < 4; r++) begin
-                if (32'(sm_r) == r) sm_gw[i*32 +: 32] = sm_out[(g*LSU_LANES + i)*128 + r*32 +: 32];
-              end
-            end
+          if (32'(sm_g) == g) sm_gl = a_exec_q[g*LSU_LANES +: LSU_LANES];
+        end
+        for (int i = 0; i < 32'(LSU_LANES); i++) begin
+          for (int r = 0; r < 4; r++) begin
+            if (32'(sm_r) == r) sm_gw[i*32 +: 32] = sm_out[i*128 + r*32 +: 32];
           end
         end
         if (sm_r == 2'd0 && !a_atom_q) begin
@@ -1361,17 +1376,6 @@ module wg_lsu #(
       end
     end
 `endif
-  end
-
-  always_ff @(posedge clk_i) begin
-    // Offsets of word k_in of the AGU's slot, recorded as the coalescer takes it.
-    if (co_in_valid && co_in_ready) begin
-      for (int s = 0; s < 32'(SLOTS); s++) begin
-        for (int k = 0; k < 4; k++) begin
-          if (a_slot_q == SL_W'(s) && k_in_q[1:0] == 2'(k)) sl_off_q[(s*4 + k)*224 +: 224] <= c_off;
-        end
-      end
-    end
   end
 
   // ---------------------------------------------------------------------------

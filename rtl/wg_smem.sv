@@ -33,7 +33,9 @@
 // again in that cycle. So with no denial an access of P passes takes P (stores) or P + 1
 // (loads) cycles from the accept edge to out_valid_o; atomics 2 cycles per thread, ADD.F32
 // 3 + FP32_LATENCY.
-// Results (out_data_o, lane l in bits [128l +: 128]) are valid in the out_valid_o cycle
+// Results are read a lane group at a time: out_gdata_o holds the LANES threads of group
+// out_grp_i (thread g*LANES + k in bits [128k +: 128]; with 32 lanes all threads, and
+// out_grp_i is not used), read combinationally. They are valid from the out_valid_o cycle
 // and hold until the next access is accepted:
 //   loads     the bytes starting at the thread's address, right-aligned (the byte at the
 //             address in bits [7:0]); bytes beyond the access size are unspecified, and
@@ -60,8 +62,10 @@
 // LANES < 32 (1, 2, 4, 8, 16; the narrow memory path of docs/fpga.md section 3.3): the same
 // passes, pass counts, bank writes and results, with LANES threads' worth of logic. With
 // G = 32 / LANES lane groups (group g: lanes g*LANES .. g*LANES + LANES-1):
-//   Accept     addresses, store data and atomic operands are registered as given (lane-
-//              major: no transposes).
+//   Accept     only the op and size are registered: in_addr_i, in_wdata_i, in_ab_i and
+//              in_ac_i must hold from the accept until out_valid_o (wg_lsu keeps them in its
+//              operand registers meanwhile), and are read there a group or a thread at a
+//              time (copies of them cost 7k flip-flops and their multiplexers).
 //   Scan       a pass is planned in G cycles (S_SCAN), group 0 first: in each bank not yet
 //              claimed in the pass, the group's lowest pending thread needing the bank
 //              claims it with its row (so the lowest of all threads does); the group's
@@ -78,9 +82,10 @@
 // out_valid_o P passes take P(G+1) cycles (stores) and (P+1)(G+1) (loads: the capture
 // cycle and G cycles handing out follow the last read); LANES 4: 9 cycles a pass. A clear
 // or a denied access delays only the access cycle (the scan goes on under a clear).
-// Structure: the group's lanes are selected by G-way AND-OR muxes of the registered
-// lane-major vectors; the per-bank claim, serve and byte merge are LANES-wide; a load's
-// result words come out of the captured 1024 bits for LANES threads per cycle.
+// Structure: the group's lanes are selected by G-way AND-OR muxes of the held inputs; the
+// per-bank claim, serve and byte merge are LANES-wide; a load's result words come out of
+// the captured 1024 bits for LANES threads per cycle into LANES RAMs of G x 128 bits (LUT
+// RAM), one per thread position in a group, which out_grp_i reads.
 `default_nettype none
 
 module wg_smem #(
@@ -89,7 +94,8 @@ module wg_smem #(
   parameter int unsigned LANES      = 32,      // threads per cycle: 32, or 1, 2, 4, 8, 16
   // Derived: do not override.
   parameter int unsigned ROWS = DMEM_BYTES / 128,
-  parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1
+  parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1,
+  parameter int unsigned OG_W = (LANES < 32) ? $clog2(32 / LANES) : 1
 ) (
   input  wire logic               clk_i,
   input  wire logic               rst_ni,
@@ -107,7 +113,8 @@ module wg_smem #(
   input  wire logic [1023:0]      in_ac_i,      // CAS value
 
   output logic                    out_valid_o,  // one-cycle pulse: the access is done
-  output logic      [4095:0]      out_data_o,
+  input  wire logic [OG_W-1:0]    out_grp_i,    // results: lane group read (LANES < 32)
+  output logic [LANES*128-1:0]    out_gdata_o,  //   its threads' results, thread k in [128k +: 128]
   output logic      [5:0]         out_passes_o,
 
   // Row clear (CTA launch).
@@ -138,7 +145,6 @@ module wg_smem #(
   logic            sz3_q, sz4_q;    // 8 / 16 bytes per thread
   logic [3:0]      aop_q;
   logic [31:0]     pend_q;          // threads not served yet
-  logic [4095:0]   dat_q;           // stores: data (32 lanes: planes); loads, atomics: results
   logic            cap_q;           // take read data this cycle
   logic [31:0]     cap_srv_q;       //   for these threads
   logic [5:0]      passes_q;
@@ -175,9 +181,13 @@ module wg_smem #(
     // -------------------------------------------------------------------------
     localparam int unsigned LI_W = (9 + RW) * 32;   // planes of the lane info
 
+    logic [4095:0]    dat_q;          // stores: data (planes); loads, atomics: results
     logic [5*32-1:0]  bpl_q;          // planes: first bank of each thread
     logic [RW*32-1:0] rpl_q;          //         row of each thread
     logic [4*32-1:0]  cpl_q;          //         bytes of its word a thread covers
+    assign out_gdata_o = dat_q;
+    logic unused_grp;
+    assign unused_grp = ^out_grp_i;
     logic [64*32-1:0] apl_q;          //         atomic operands b (0..31), c (32..63)
     logic [5*32-1:0]  b0_q;           // first bank of each thread, lane l in [5l +: 5]
     logic [63:0]      off_q;          // byte offset in the word, lane l in [2l +: 2]
@@ -410,9 +420,7 @@ module wg_smem #(
     localparam int unsigned GW = $clog2(G);
     localparam int unsigned AW = RW + 7;                 // address bits kept per lane
 
-    logic [32*AW-1:0]     la_q;       // address bits of lane l in [AW*l +: AW]
     logic [2:0]           size_q;
-    logic [2047:0]        ab_q;       // atomics: b of lane l in [32l +: 32], c in [1024 + 32l +: 32]
     logic [GW-1:0]        grp_q;      // scan: the lane group (0 outside a scan)
     logic [31:0]          cl_q;       // banks claimed in this pass so far
     logic [32*RW-1:0]     crow_q;     //   and their rows
@@ -457,9 +465,9 @@ module wg_smem #(
       if (scan_en) begin
         for (int g = 0; g < 32'(G); g++) begin
           if (32'(grp_q) == g) begin
-            s_la = la_q[g*LANES*AW +: LANES*AW];
+            for (int k = 0; k < 32'(LANES); k++) s_la[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
             s_p  = pend_q[g*LANES +: LANES];
-            if (!ld_q) raw = dat_q[g*LANES*128 +: LANES*128];
+            if (!ld_q) raw = in_wdata_i[g*LANES*128 +: LANES*128];
           end
         end
         for (int k = 0; k < 32'(LANES); k++) begin
@@ -555,10 +563,10 @@ module wg_smem #(
       if (a_en) begin
         for (int l = 0; l < 32; l++) begin
           if (a_one[l]) begin
-            a_bank = la_q[l*AW + 2 +: 5];
-            a_row  = la_q[l*AW + 7 +: RW];
-            a_b    = ab_q[l*32 +: 32];
-            a_c    = ab_q[1024 + l*32 +: 32];
+            a_bank = in_addr_i[l*32 + 2 +: 5];
+            a_row  = in_addr_i[l*32 + 7 +: RW];
+            a_b    = in_ab_i[l*32 +: 32];
+            a_c    = in_ac_i[l*32 +: 32];
           end
         end
       end
@@ -585,7 +593,9 @@ module wg_smem #(
       b0    = '0;
       if (dact_q) begin
         for (int g = 0; g < 32'(G); g++) begin
-          if (32'(dgrp_q) == g) dla = la_q[g*LANES*AW +: LANES*AW];
+          if (32'(dgrp_q) == g) begin
+            for (int k = 0; k < 32'(LANES); k++) dla[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
+          end
         end
         for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rd_q[(2*k + 1)*32 +: 32];
         for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = rd_q[(4*k + 2)*32 +: 64];
@@ -621,11 +631,7 @@ module wg_smem #(
     // Access registers (no reset): the lanes' addresses and operands as given; the pass
     // being planned; the read data.
     always_ff @(posedge clk_i) begin
-      if (accept) begin
-        for (int l = 0; l < 32; l++) la_q[l*AW +: AW] <= in_addr_i[l*32 +: AW];
-        size_q <= in_size_i;
-        if (in_op_i == OP_ATOM) ab_q <= {in_ac_i, in_ab_i};
-      end
+      if (accept) size_q <= in_size_i;
       if (scan_en) begin
         cl_q   <= s_cl;
         crow_q <= s_row;
@@ -640,27 +646,32 @@ module wg_smem #(
       if (cap_q) rd_q <= b_rdata_i;
     end
 
-    // Data: the store data as given when a store is accepted; a load's results LANES
-    // threads per cycle; an atomic's old value when it is read.
-    always_ff @(posedge clk_i) begin
-      if (accept && in_op_i == OP_ST) begin
-        dat_q <= in_wdata_i;
-      end else begin
-        if (dact_q) begin
-          for (int g = 0; g < 32'(G); g++) begin
-            for (int k = 0; k < 32'(LANES); k++) begin
-              if (32'(dgrp_q) == g && cap_srv_q[g*LANES + k]) begin
-                dat_q[(g*LANES + k)*128 +: 128] <= d_res[k*128 +: 128];
-              end
-            end
-          end
-        end
-        if (a_first_q) begin
-          for (int l = 0; l < 32; l++) begin
-            if (a_one[l]) dat_q[l*128 +: 32] <= a_rdw;
-          end
-        end
+    // Results: per thread position k of a group a RAM of G words of 128 bits (word g: thread
+    // g*LANES + k; LUT RAM on Xilinx), written a group at a time as a load's data is handed
+    // out, or a thread's old value (atomics, low word) after its read; read asynchronously
+    // at out_grp_i.
+    logic [31:0] a_grp;       // atomics: the thread of a_one as {group, k}
+    always_comb begin
+      a_grp = '0;
+      for (int l = 0; l < 32; l++) if (a_one[l]) a_grp = 32'(l);
+    end
+    for (genvar k = 0; k < LANES; k++) begin : g_res
+      (* ram_style = "distributed" *) logic [127:0] res_q [G];
+      logic            we;
+      logic [GW-1:0]   wa;
+      logic [127:0]    wd;
+      logic            hit;
+      always_comb begin
+        hit = 1'b0;
+        for (int g = 0; g < 32'(G); g++) hit = hit || (32'(dgrp_q) == g && cap_srv_q[g*LANES + k]);
       end
+      assign we = (dact_q && hit) || (a_first_q && a_grp % LANES == k && a_one != '0);
+      assign wa = dact_q ? dgrp_q : GW'(a_grp / LANES);
+      assign wd = dact_q ? d_res[k*128 +: 128] : {96'd0, a_rdw};
+      always_ff @(posedge clk_i) begin
+        if (we) res_q[wa] <= wd;
+      end
+      assign out_gdata_o[k*128 +: 128] = res_q[GW'(out_grp_i)];
     end
 
 `ifndef SYNTHESIS
@@ -889,7 +900,6 @@ module wg_smem #(
   end
 
   assign out_valid_o  = out_valid_q;
-  assign out_data_o   = dat_q;
   assign out_passes_o = passes_q;
 
   // Elaboration checks.

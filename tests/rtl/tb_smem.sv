@@ -9,7 +9,8 @@ module tb_smem #(
   parameter int unsigned LANES      = 32,
   // Derived: do not override.
   parameter int unsigned ROWS = DMEM_BYTES / 128,
-  parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1
+  parameter int unsigned RW   = (ROWS > 1) ? $clog2(ROWS) : 1,
+  parameter int unsigned OG_W = (LANES < 32) ? $clog2(32 / LANES) : 1
 ) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
@@ -25,7 +26,8 @@ module tb_smem #(
   input  wire logic [1023:0]   in_ab_i,
   input  wire logic [1023:0]   in_ac_i,
   output logic                 out_valid_o,
-  output logic      [4095:0]   out_data_o,
+  input  wire logic [OG_W-1:0] out_grp_i,
+  output logic [LANES*128-1:0] out_gdata_o,
   output logic      [5:0]      out_passes_o,
 
   input  wire logic            clr_valid_i,
@@ -64,7 +66,8 @@ module tb_smem #(
     .in_ab_i      (in_ab_i),
     .in_ac_i      (in_ac_i),
     .out_valid_o  (out_valid_o),
-    .out_data_o   (out_data_o),
+    .out_grp_i    (out_grp_i),
+    .out_gdata_o  (out_gdata_o),
     .out_passes_o (out_passes_o),
     .clr_valid_i  (clr_valid_i),
     .clr_ready_o  (clr_ready_o),

@@ -19,6 +19,7 @@
 #include "fp32_ref.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <vector>
@@ -228,6 +229,22 @@ struct Test {
 		row_traffic = saved;
 	}
 
+	// The results of every thread, read a lane group at a time through out_grp_i.
+	void read_results(uint8_t data[32][16])
+	{
+		auto *t = h.top;
+		for (unsigned g = 0; g < GROUPS; g++) {
+			t->out_grp_i = g;
+			h.eval();
+			for (unsigned k = 0; k < SMEM_LANES; k++)
+				for (int j = 0; j < 16; j++)
+					data[g * SMEM_LANES + k][j] =
+						(uint8_t)(t->out_gdata_o[4 * k + j / 4] >> (8 * (j % 4)));
+		}
+		t->out_grp_i = 0;
+		h.eval();
+	}
+
 	// Runs one access; returns the RTL's results.
 	Result run(const Access &a)
 	{
@@ -265,19 +282,23 @@ struct Test {
 		CHECK(h, t->in_ready_o, "in_ready_o");
 		cycle();  // accepted at this edge
 		uint64_t start = h.cycle();
-		// Scramble the inputs: the access must have been taken.
+		// Scramble the inputs: the access must have been taken. The narrow engine reads
+		// the addresses and operands until out_valid_o (they must hold); it registers
+		// only the op, size, mask and atomic op.
 		t->in_valid_i = 0;
 		t->in_op_i = (unsigned)h.rand(3);
 		t->in_size_i = (unsigned)h.rand(5);
 		t->in_mask_i = (uint32_t)h.rng();
 		t->in_aop_i = (unsigned)h.rand(16);
-		for (int i = 0; i < 32; i++) {
-			t->in_addr_i[i] = (uint32_t)h.rng();
-			t->in_ab_i[i] = (uint32_t)h.rng();
-			t->in_ac_i[i] = (uint32_t)h.rng();
+		if (!NARROW) {
+			for (int i = 0; i < 32; i++) {
+				t->in_addr_i[i] = (uint32_t)h.rng();
+				t->in_ab_i[i] = (uint32_t)h.rng();
+				t->in_ac_i[i] = (uint32_t)h.rng();
+			}
+			for (int i = 0; i < 128; i++)
+				t->in_wdata_i[i] = (uint32_t)h.rng();
 		}
-		for (int i = 0; i < 128; i++)
-			t->in_wdata_i[i] = (uint32_t)h.rng();
 		bool done = false;
 		for (int i = 0; i < 2000 && !done; i++) {
 			h.eval();
@@ -285,15 +306,18 @@ struct Test {
 			if (t->out_valid_o) {
 				done = true;
 				res.passes = t->out_passes_o;
-				for (int l = 0; l < 32; l++)
-					for (int j = 0; j < 16; j++)
-						res.data[l][j] = (uint8_t)(t->out_data_o[4 * l + j / 4] >> (8 * (j % 4)));
+				read_results(res.data);
 				res.cycles = h.cycle() - start;
 			}
 			cycle();
 			if (done) {
 				h.eval();
 				CHECK(h, !t->out_valid_o, "out_valid_o is a one-cycle pulse");
+				// The results hold after out_valid_o (wg_lsu reads them over several cycles).
+				uint8_t again[32][16];
+				read_results(again);
+				CHECK(h, memcmp(again, res.data, sizeof again) == 0,
+				      "results changed in the cycle after out_valid_o");
 			}
 		}
 		CHECK(h, done, "access finished");
