@@ -558,8 +558,31 @@ module wg_lsu #(
   logic [NG_W:0]   wd_next;       // the next group with a served lane
   assign wd_next = grp_next(grp_any(tx_lanes), wg_q);
   assign wd_done = !a_st_q || !wd_next[NG_W];
+
+  // A store's data rows (rb, rc, rd, re) of one lane group: the group whose global store
+  // data is formed (wg_q), or the one wg_smem scans (A_SMEM: sm_wgrp). One multiplexer
+  // for both; formed only while one of them reads it.
+  logic [NG_W-1:0] st_grp, sm_wgrp;
+  logic [LGW-1:0]  gb, gc, gd, ge;
+  assign st_grp = (a_q == A_SMEM) ? sm_wgrp : wg_q;
   always_comb begin
-    logic [LGW-1:0]         gb, gc, gd, ge;
+    gb = '0;
+    gc = '0;
+    gd = '0;
+    ge = '0;
+    if (a_st_q && (tx_valid || a_q == A_SMEM)) begin
+      for (int g = 0; g < 32'(NG); g++) begin
+        if (32'(st_grp) == g) begin
+          gb = a_rb_q[g*LGW +: LGW];
+          gc = a_rc_q[g*LGW +: LGW];
+          gd = a_rd_q[g*LGW +: LGW];
+          ge = a_re_q[g*LGW +: LGW];
+        end
+      end
+    end
+  end
+
+  always_comb begin
     logic [LSU_LANES*7-1:0] go;
     logic [LSU_LANES-1:0]   gl;
     logic [127:0] d;
@@ -568,10 +591,6 @@ module wg_lsu #(
     logic [6:0]   o;
     logic         en;
     tx_wdata = wd_base;
-    gb = '0;
-    gc = '0;
-    gd = '0;
-    ge = '0;
     go = '0;
     gl = '0;
     d  = '0;
@@ -584,10 +603,6 @@ module wg_lsu #(
     if (a_st_q && tx_valid) begin
       for (int g = 0; g < 32'(NG); g++) begin
         if (32'(wg_q) == g) begin
-          gb = a_rb_q[g*LGW +: LGW];
-          gc = a_rc_q[g*LGW +: LGW];
-          gd = a_rd_q[g*LGW +: LGW];
-          ge = a_re_q[g*LGW +: LGW];
           go = c_off_tx[g*LSU_LANES*7 +: LSU_LANES*7];
           gl = tx_lanes[g*LSU_LANES +: LSU_LANES];
         end
@@ -757,19 +772,19 @@ module wg_lsu #(
   logic          sm_in_valid, sm_in_ready, sm_out_valid, sm_sent_q;
   logic          sm_fin;        // the access's results are in its slot (A_SMEM ends)
   logic [1023:0] sm_addr;
-  logic [4095:0] sm_wdata;
+  logic [LSU_LANES*128-1:0] sm_wdata;
   logic [5:0]    sm_passes;
   logic [NG_W-1:0]         sm_grp;   // wg_smem's results: the lane group read
   logic [LSU_LANES*128-1:0] sm_out;  //   its threads' 16 bytes each
   assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
-  // wg_smem reads addresses and data with the access (32 lanes: in its accept cycle; fewer:
-  // until out_valid_o, as they hold here until A_SMEM ends), so they are wires, not gated
-  // with sm_in_valid (that cost a LUT per bit: about 5k LUTs). Store data: rb, rc, rd, re
-  // (wg_smem uses the access's bytes only: 4, 8 or 16).
+  // wg_smem reads addresses with the access (32 lanes: in its accept cycle; fewer: until
+  // out_valid_o, as they hold here until A_SMEM ends), so they are wires, not gated with
+  // sm_in_valid (that cost a LUT per bit: about 5k LUTs). Store data: rb, rc, rd, re of
+  // the lane group it asks for (wg_smem uses the access's bytes only: 4, 8 or 16).
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      sm_addr[l*32 +: 32]    = row_q[l*32 +: 32];
-      sm_wdata[l*128 +: 128] = {a_re_q[l*32 +: 32], a_rd_q[l*32 +: 32], a_rc_q[l*32 +: 32], a_rb_q[l*32 +: 32]};
+    for (int l = 0; l < 32; l++) sm_addr[l*32 +: 32] = row_q[l*32 +: 32];
+    for (int i = 0; i < 32'(LSU_LANES); i++) begin
+      sm_wdata[i*128 +: 128] = {ge[i*32 +: 32], gd[i*32 +: 32], gc[i*32 +: 32], gb[i*32 +: 32]};
     end
   end
 
@@ -813,6 +828,7 @@ module wg_lsu #(
     .in_size_i    (log2b(a_bytes_q)),
     .in_mask_i    (a_exec_q),
     .in_addr_i    (sm_addr),
+    .in_wgrp_o    (sm_wgrp),
     .in_wdata_i   (sm_wdata),
     .in_aop_i     ({(au.op == wg_isa_pkg::OP_ATOMSX), au.mod}),
     .in_ab_i      (a_rb_q),
@@ -933,18 +949,36 @@ module wg_lsu #(
     end
   end
 
+  // The operand rows of the port taken: the granted one (accept), or the .128 store's
+  // scheduler (accept2, its B and C rows into rd, re). One port multiplexer for both (a
+  // LUT per bit). Formed only in the cycles that take them (Verilator skips the copies on
+  // other cycles).
+  logic [SIMD_W-1:0] in_port;
+  logic [1023:0]     in_ra, in_rb, in_rc;
+  assign in_port = (a_q == A_WAIT2) ? a_cl_q : arb_idx;
+  always_comb begin
+    in_ra = '0;
+    in_rb = '0;
+    in_rc = '0;
+    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+      if ((accept || accept2) && 32'(in_port) == k) begin
+        in_ra = in_rows_i[k*3072 +: 1024];
+        in_rb = in_rows_i[k*3072 + 1024 +: 1024];
+        in_rc = in_rows_i[k*3072 + 2048 +: 1024];
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (accept) begin
       au_q       <= in_u;
       a_warp_q   <= in_w;
       for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-        if (32'(arb_idx) == k) begin
-          a_exec_q <= in_exec_i[k*32 +: 32];
-          a_ra_q   <= in_rows_i[k*3072 +: 1024];
-          a_rb_q   <= in_rows_i[k*3072 + 1024 +: 1024];
-          a_rc_q   <= in_rows_i[k*3072 + 2048 +: 1024];
-        end
+        if (32'(arb_idx) == k) a_exec_q <= in_exec_i[k*32 +: 32];
       end
+      a_ra_q     <= in_ra;
+      a_rb_q     <= in_rb;
+      a_rc_q     <= in_rc;
       a_slot_q   <= free_slot;
       a_cl_q     <= arb_idx;
       a_space_q  <= space_of(in_u.op);
@@ -962,12 +996,8 @@ module wg_lsu #(
       else a_kind_q <= K_LINE;
     end
     if (accept2) begin
-      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-        if (32'(a_cl_q) == k) begin
-          a_rd_q <= in_rows_i[k*3072 + 1024 +: 1024];
-          a_re_q <= in_rows_i[k*3072 + 2048 +: 1024];
-        end
-      end
+      a_rd_q <= in_rb;
+      a_re_q <= in_rc;
     end
     // Param loop.
     if (a_q == A_CHECK) begin

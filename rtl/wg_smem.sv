@@ -62,10 +62,13 @@
 // LANES < 32 (1, 2, 4, 8, 16; the narrow memory path of docs/fpga.md section 3.3): the same
 // passes, pass counts, bank writes and results, with LANES threads' worth of logic. With
 // G = 32 / LANES lane groups (group g: lanes g*LANES .. g*LANES + LANES-1):
-//   Accept     only the op and size are registered: in_addr_i, in_wdata_i, in_ab_i and
-//              in_ac_i must hold from the accept until out_valid_o (wg_lsu keeps them in its
-//              operand registers meanwhile), and are read there a group or a thread at a
-//              time (copies of them cost 7k flip-flops and their multiplexers).
+//   Accept     only the op and size are registered: in_addr_i, in_ab_i and in_ac_i must
+//              hold from the accept until out_valid_o (wg_lsu keeps them in its operand
+//              registers meanwhile), and are read there a group or a thread at a time
+//              (copies of them cost 7k flip-flops and their multiplexers); the store data
+//              of the group being scanned is asked for with in_wgrp_o (in_wdata_i is that
+//              group's: wg_lsu selects it from its operand rows with the multiplexer that
+//              forms global store data, so no second one is needed here).
 //   Scan       a pass is planned in G cycles (S_SCAN), group 0 first: in each bank not yet
 //              claimed in the pass, the group's lowest pending thread needing the bank
 //              claims it with its row (so the lowest of all threads does); the group's
@@ -107,7 +110,8 @@ module wg_smem #(
   input  wire logic [2:0]         in_size_i,    // log2 bytes per thread (atomics: 2)
   input  wire logic [31:0]        in_mask_i,
   input  wire logic [1023:0]      in_addr_i,    // byte address of each thread
-  input  wire logic [4095:0]      in_wdata_i,   // store data, thread l in [128l +: 8 << size]
+  output logic      [OG_W-1:0]    in_wgrp_o,    // store data: the lane group read (LANES < 32)
+  input  wire logic [LANES*128-1:0] in_wdata_i, // its threads' data, thread k in [128k +: 8 << size]
   input  wire logic [3:0]         in_aop_i,     // atomic op
   input  wire logic [1023:0]      in_ab_i,      // atomic operand b
   input  wire logic [1023:0]      in_ac_i,      // CAS value
@@ -186,6 +190,7 @@ module wg_smem #(
     logic [RW*32-1:0] rpl_q;          //         row of each thread
     logic [4*32-1:0]  cpl_q;          //         bytes of its word a thread covers
     assign out_gdata_o = dat_q;
+    assign in_wgrp_o   = '0;
     logic unused_grp;
     assign unused_grp = ^out_grp_i;
     logic [64*32-1:0] apl_q;          //         atomic operands b (0..31), c (32..63)
@@ -445,6 +450,7 @@ module wg_smem #(
     logic [127:0]         s_wbe;      //   that is served there and covers it
 
     assign scan_en   = (state_q == S_SCAN);
+    assign in_wgrp_o = grp_q;
     assign scan_last = scan_en && (32'(grp_q) == G - 1);
     assign ld_done   = dact_q && (32'(dgrp_q) == G - 1);
     assign s_bm      = sz4_q ? 5'h1C : sz3_q ? 5'h1E : 5'h1F;
@@ -467,9 +473,9 @@ module wg_smem #(
           if (32'(grp_q) == g) begin
             for (int k = 0; k < 32'(LANES); k++) s_la[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
             s_p  = pend_q[g*LANES +: LANES];
-            if (!ld_q) raw = in_wdata_i[g*LANES*128 +: LANES*128];
           end
         end
+        if (!ld_q) raw = in_wdata_i;
         for (int k = 0; k < 32'(LANES); k++) begin
           off = s_la[k*AW +: 2];
           s_cov[k*4 +: 4] = (size_q <= 3'd2) ? 4'((5'd1 << (5'd1 << size_q[1:0])) - 5'd1) << off
@@ -578,7 +584,8 @@ module wg_smem #(
     always_comb begin
       logic [LANES*AW-1:0] dla;
       logic [1:0]          off;
-      logic [511:0]        odd, hiq;
+      logic [511:0]        odd;
+      logic [255:0]        hi2, hi3;
       logic [31:0]         w0, w1;
       logic [63:0]         w23;
       logic [4:0]          b0;
@@ -586,7 +593,8 @@ module wg_smem #(
       dla   = '0;
       off   = '0;
       odd   = '0;
-      hiq   = '0;
+      hi2   = '0;
+      hi3   = '0;
       w0    = '0;
       w1    = '0;
       w23   = '0;
@@ -598,13 +606,16 @@ module wg_smem #(
           end
         end
         for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rd_q[(2*k + 1)*32 +: 32];
-        for (int k = 0; k < 8; k++)  hiq[k*64 +: 64] = rd_q[(4*k + 2)*32 +: 64];
+        for (int k = 0; k < 8; k++) begin
+          hi2[k*32 +: 32] = rd_q[(4*k + 2)*32 +: 32];
+          hi3[k*32 +: 32] = rd_q[(4*k + 3)*32 +: 32];
+        end
         for (int k = 0; k < 32'(LANES); k++) begin
           off = dla[k*AW +: 2];
           b0  = dla[k*AW + 2 +: 5];
-          w0  = rd_q[b0*32 +: 32] >> {off, 3'b000};
-          w1  = odd[b0[4:1]*32 +: 32];
-          w23 = hiq[b0[4:2]*64 +: 64];
+          w0  = wg_pkg::word_of(rd_q, b0) >> {off, 3'b000};
+          w1  = wg_pkg::word_of({512'd0, odd}, {1'b0, b0[4:1]});
+          w23 = {wg_pkg::word_of({768'd0, hi3}, {2'b0, b0[4:2]}), wg_pkg::word_of({768'd0, hi2}, {2'b0, b0[4:2]})};
           d_res[k*128 +: 128] = {w23, w1, w0};
         end
       end

@@ -48,6 +48,11 @@ module tb_smem #(
   output logic      [31:0]     b_we_o
 );
 
+  // The store data of the lane group wg_smem asks for (all 32 threads at 32 lanes).
+  logic [OG_W-1:0]      wgrp;
+  logic [LANES*128-1:0] wdata_grp;
+  assign wdata_grp = in_wdata_i[32'(wgrp)*LANES*128 +: LANES*128];
+
   logic [32*RW-1:0] b_rrow, b_wrow;
   logic [1023:0]    b_wdata;
   logic [127:0]     b_wbe;
@@ -61,7 +66,8 @@ module tb_smem #(
     .in_size_i    (in_size_i),
     .in_mask_i    (in_mask_i),
     .in_addr_i    (in_addr_i),
-    .in_wdata_i   (in_wdata_i),
+    .in_wgrp_o    (wgrp),
+    .in_wdata_i   (wdata_grp),
     .in_aop_i     (in_aop_i),
     .in_ab_i      (in_ab_i),
     .in_ac_i      (in_ac_i),
