@@ -13,12 +13,15 @@
 # One SM of 2 x 4 lanes (the two SIMD units of the power-gating study, each with FP32; a
 # lane with its FP32 unit is about 3.2k LUTs, docs/fpga.md section 3.2), 8 warps (4 per
 # scheduler), 8192 registers (32 per thread at full occupancy), 2 CTAs, 16 KB L1/shared
-# array, no SFU, coalescer 4 lanes per cycle (the SIMD width: docs/fpga.md section 3.4).
+# array with the GTX480's L1 associativity (16 sets: 6 ways in the 48 KB split, 2 in the
+# 16 KB one, as 64 sets give at 64 KB; 8 sets made 12 and 4 ways and cost 2.2k LUTs more in
+# wg_l1's tag updates), no SFU, coalescer 4 lanes per cycle (the SIMD width: docs/fpga.md
+# section 3.4).
 # A SIMT stack of 64 entries per warp in both sets, the golden model's depth: a loop whose
 # lanes leave at different trips pushes two entries per divergence (kernels/nested.s
 # needs more than 32), and any kernel the golden model runs must run here.
 FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=4 NUM_SIMD=2 NUM_REGS=8192 RF_BANKS=4 \
-                   NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=8 L1_MSHRS=4 IMEM_DEPTH=1024 \
+                   NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=16 L1_MSHRS=4 IMEM_DEPTH=1024 \
                    CMEM_BYTES=1024 STACK_DEPTH=64 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
                    LSU_LANES=4
 
