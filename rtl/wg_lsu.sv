@@ -281,22 +281,16 @@ module wg_lsu #(
     endcase
   endfunction
 
-  // Run-time shifts as constant-shift stages, one per bit of n: multiplexers only (a
-  // run-time shift cell is a candidate for yosys' SAT-based resource sharing, which costs
-  // minutes with a few dozen of them). Conditional expressions, not if statements: the
-  // lane loops below stay free of decision trees (yosys' proc).
-  // A byte mask of a 16-byte chunk shifted left by n bytes.
+  // A byte mask of a 16-byte chunk shifted left by n bytes, as constant-shift stages, one
+  // per bit of n: multiplexers only (a run-time shift cell is a candidate for yosys'
+  // SAT-based resource sharing, which costs minutes with a few dozen of them). Conditional
+  // expressions, not if statements: the lane loops below stay free of decision trees
+  // (yosys' proc).
   function automatic logic [15:0] shl16(input logic [15:0] x, input logic [3:0] n);
     logic [15:0] y;
     y = x;
     for (int stg = 0; stg < 4; stg++) y = n[stg] ? y << (1 << stg) : y;
     shl16 = y;
-  endfunction
-  // A word shifted right by n bytes.
-  function automatic logic [31:0] shr_b32(input logic [31:0] x, input logic [1:0] n);
-    logic [31:0] y;
-    y = n[0] ? x >> 8 : x;
-    shr_b32 = n[1] ? y >> 16 : y;
   endfunction
 
   // The lane groups of a lane mask that hold a lane, and the lowest such group above g as
@@ -1128,44 +1122,24 @@ module wg_lsu #(
     end
   end
 
-  // A lane's words from its offset o. Accesses are naturally aligned, so: word 0 is the
-  // block's word o[6:2] shifted right by the bytes o[1:0] (only sub-word accesses have
-  // them; their bytes stay in the word); word 1 (8 and 16 bytes) the odd word o[6:3]; words
-  // 2 and 3 (16 bytes) the upper half of the 16-byte chunk o[6:4]. Word selections as
-  // wg_pkg::word_of trees (an indexed part-select of a wide vector costs yosys several
-  // times more). Formed only while a response is written, the one use (so Verilator skips
-  // it on other cycles).
+  // A lane's words from its offset (wg_pkg::words_at: accesses are naturally aligned).
+  // Formed only while a response is written, the one use (so Verilator skips it on other
+  // cycles).
   always_comb begin
-    logic [511:0] odd;
-    logic [255:0] hi2, hi3;
-    logic [31:0]  w0, w;
     logic [127:0] b;
-    logic [6:0]   o;
+    logic [31:0]  w;
     logic         hit;
-    odd = '0;
-    hi2 = '0;
-    hi3 = '0;
-    w0  = '0;
-    w   = '0;
     b   = '0;
-    o   = '0;
+    w   = '0;
     hit = 1'b0;
     rp_gv = '0;
     if (rp_valid) begin
-      for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rp_data[(2*k + 1)*32 +: 32];
-      for (int k = 0; k < 8; k++) begin
-        hi2[k*32 +: 32] = rp_data[(4*k + 2)*32 +: 32];
-        hi3[k*32 +: 32] = rp_data[(4*k + 3)*32 +: 32];
-      end
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
-        o  = rp_off[i*7 +: 7];
-        w0 = shr_b32(wg_pkg::word_of(rp_data, o[6:2]), o[1:0]);
-        b  = {wg_pkg::word_of({768'd0, hi3}, {2'b00, o[6:4]}), wg_pkg::word_of({768'd0, hi2}, {2'b00, o[6:4]}),
-              wg_pkg::word_of({512'd0, odd}, {1'b0, o[6:3]}), w0};
+        b = wg_pkg::words_at(rp_data, rp_off[i*7 +: 7]);
         // Local: the word of the response in row rp_word; else word r in row r.
         for (int r = 0; r < 4; r++) begin
           hit = !rp_local || 32'(rp_word) == r;
-          w   = rp_local ? w0 : b[r*32 +: 32];
+          w   = rp_local ? b[31:0] : b[r*32 +: 32];
           rp_gv[r*LGW + i*32 +: 32] = !hit ? 32'd0 : (r == 0) ? ext(w, rsp_mod) : w;
         end
       end

@@ -63,4 +63,26 @@ package wg_pkg;
     word_of = i[4] ? l2[63:32] : l2[31:0];
   endfunction
 
+  // The 16 bytes of a naturally aligned access at byte offset o of a 128-byte block, as its
+  // four words: word 0 is the block's word o[6:2] shifted right by o[1:0] bytes (only
+  // sub-word accesses have such bytes, and theirs stay in the word), word 1 the odd word
+  // of the 8-byte pair o[6:3], words 2 and 3 the upper half of the 16-byte chunk o[6:4].
+  // Words beyond the access's size are unspecified. Three word_of trees, no byte shifter
+  // of the block.
+  function automatic logic [127:0] words_at(input logic [1023:0] blk, input logic [6:0] o);
+    logic [511:0] odd;
+    logic [255:0] hi2, hi3;
+    logic [31:0]  w0;
+    for (int k = 0; k < 16; k++) odd[k*32 +: 32] = blk[(2*k + 1)*32 +: 32];
+    for (int k = 0; k < 8; k++) begin
+      hi2[k*32 +: 32] = blk[(4*k + 2)*32 +: 32];
+      hi3[k*32 +: 32] = blk[(4*k + 3)*32 +: 32];
+    end
+    w0 = word_of(blk, o[6:2]);
+    w0 = o[0] ? w0 >> 8 : w0;
+    w0 = o[1] ? w0 >> 16 : w0;
+    words_at = {word_of({768'd0, hi3}, {2'b00, o[6:4]}), word_of({768'd0, hi2}, {2'b00, o[6:4]}),
+                word_of({512'd0, odd}, {1'b0, o[6:3]}), w0};
+  endfunction
+
 endpackage

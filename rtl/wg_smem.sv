@@ -579,45 +579,20 @@ module wg_smem #(
     end
 
     // A load's results: lane l's first word from bank b0, the second from b0 + 1 (an odd
-    // bank), the third and fourth from b0 + 2, b0 + 3 (a multiple of 4 plus 2).
+    // bank), the third and fourth from b0 + 2, b0 + 3 (a multiple of 4 plus 2): the words of
+    // the thread's address in the read row (wg_pkg::words_at).
     logic [LANES*128-1:0] d_res;
     always_comb begin
       logic [LANES*AW-1:0] dla;
-      logic [1:0]          off;
-      logic [511:0]        odd;
-      logic [255:0]        hi2, hi3;
-      logic [31:0]         w0, w1;
-      logic [63:0]         w23;
-      logic [4:0]          b0;
       d_res = '0;
       dla   = '0;
-      off   = '0;
-      odd   = '0;
-      hi2   = '0;
-      hi3   = '0;
-      w0    = '0;
-      w1    = '0;
-      w23   = '0;
-      b0    = '0;
       if (dact_q) begin
         for (int g = 0; g < 32'(G); g++) begin
           if (32'(dgrp_q) == g) begin
             for (int k = 0; k < 32'(LANES); k++) dla[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
           end
         end
-        for (int k = 0; k < 16; k++) odd[k*32 +: 32] = rd_q[(2*k + 1)*32 +: 32];
-        for (int k = 0; k < 8; k++) begin
-          hi2[k*32 +: 32] = rd_q[(4*k + 2)*32 +: 32];
-          hi3[k*32 +: 32] = rd_q[(4*k + 3)*32 +: 32];
-        end
-        for (int k = 0; k < 32'(LANES); k++) begin
-          off = dla[k*AW +: 2];
-          b0  = dla[k*AW + 2 +: 5];
-          w0  = wg_pkg::word_of(rd_q, b0) >> {off, 3'b000};
-          w1  = wg_pkg::word_of({512'd0, odd}, {1'b0, b0[4:1]});
-          w23 = {wg_pkg::word_of({768'd0, hi3}, {2'b0, b0[4:2]}), wg_pkg::word_of({768'd0, hi2}, {2'b0, b0[4:2]})};
-          d_res[k*128 +: 128] = {w23, w1, w0};
-        end
+        for (int k = 0; k < 32'(LANES); k++) d_res[k*128 +: 128] = wg_pkg::words_at(rd_q, dla[k*AW +: 7]);
       end
     end
 
