@@ -765,18 +765,17 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   logic          sm_in_valid, sm_in_ready, sm_out_valid, sm_sent_q;
   logic          sm_fin;        // the access's results are in its slot (A_SMEM ends)
-  logic [1023:0] sm_addr;
   logic [LSU_LANES*128-1:0] sm_wdata;
   logic [5:0]    sm_passes;
   logic [NG_W-1:0]         sm_grp;   // wg_smem's results: the lane group read
   logic [LSU_LANES*128-1:0] sm_out;  //   its threads' 16 bytes each
   assign sm_in_valid = (a_q == A_SMEM) && !sm_sent_q;
-  // wg_smem reads addresses with the access (32 lanes: in its accept cycle; fewer: until
-  // out_valid_o, as they hold here until A_SMEM ends), so they are wires, not gated with
-  // sm_in_valid (that cost a LUT per bit: about 5k LUTs). Store data: rb, rc, rd, re of
-  // the lane group it asks for (wg_smem uses the access's bytes only: 4, 8 or 16).
+  // wg_smem reads the addresses (the address row) with the access (32 lanes: in its accept
+  // cycle; fewer: until out_valid_o, as they hold here until A_SMEM ends), so they are
+  // wires, not gated with sm_in_valid (that cost a LUT per bit: about 5k LUTs). Store data:
+  // rb, rc, rd, re of the lane group it asks for (wg_smem uses the access's bytes only: 4,
+  // 8 or 16).
   always_comb begin
-    for (int l = 0; l < 32; l++) sm_addr[l*32 +: 32] = row_q[l*32 +: 32];
     for (int i = 0; i < 32'(LSU_LANES); i++) begin
       sm_wdata[i*128 +: 128] = {ge[i*32 +: 32], gd[i*32 +: 32], gc[i*32 +: 32], gb[i*32 +: 32]};
     end
@@ -821,7 +820,7 @@ module wg_lsu #(
     .in_op_i      (a_atom_q ? 2'd2 : a_st_q ? 2'd1 : 2'd0),
     .in_size_i    (log2b(a_bytes_q)),
     .in_mask_i    (a_exec_q),
-    .in_addr_i    (sm_addr),
+    .in_addr_i    (row_q),
     .in_wgrp_o    (sm_wgrp),
     .in_wdata_i   (sm_wdata),
     .in_aop_i     ({(au.op == wg_isa_pkg::OP_ATOMSX), au.mod}),

@@ -189,13 +189,15 @@ module wg_smem #(
     logic [5*32-1:0]  bpl_q;          // planes: first bank of each thread
     logic [RW*32-1:0] rpl_q;          //         row of each thread
     logic [4*32-1:0]  cpl_q;          //         bytes of its word a thread covers
-    assign out_gdata_o = dat_q;
-    assign in_wgrp_o   = '0;
-    logic unused_grp;
-    assign unused_grp = ^out_grp_i;
     logic [64*32-1:0] apl_q;          //         atomic operands b (0..31), c (32..63)
     logic [5*32-1:0]  b0_q;           // first bank of each thread, lane l in [5l +: 5]
     logic [63:0]      off_q;          // byte offset in the word, lane l in [2l +: 2]
+    logic             unused_grp;
+
+    // One group of all threads: the results whole, the store data taken at the accept.
+    assign out_gdata_o = dat_q;
+    assign in_wgrp_o   = '0;
+    assign unused_grp  = ^out_grp_i;
 
     // Transpose of a 32 x 32 bit matrix (word r of m in [32r +: 32]): result word c, bit r
     // = m word r, bit c. Five stages of block swaps with constant masks and shifts: wiring
@@ -449,6 +451,16 @@ module wg_smem #(
     logic [1023:0]        s_wd;       // per bank byte: the byte of the group's highest lane
     logic [127:0]         s_wbe;      //   that is served there and covers it
 
+    // The address bits of the threads of group g (in_addr_i holds for the access).
+    function automatic logic [LANES*AW-1:0] grp_addr(input logic [1023:0] a, input logic [GW-1:0] g);
+      grp_addr = '0;
+      for (int j = 0; j < 32'(G); j++) begin
+        if (32'(g) == j) begin
+          for (int k = 0; k < 32'(LANES); k++) grp_addr[k*AW +: AW] = a[(j*LANES + k)*32 +: AW];
+        end
+      end
+    endfunction
+
     assign scan_en   = (state_q == S_SCAN);
     assign in_wgrp_o = grp_q;
     assign scan_last = scan_en && (32'(grp_q) == G - 1);
@@ -470,11 +482,9 @@ module wg_smem #(
       off   = '0;
       if (scan_en) begin
         for (int g = 0; g < 32'(G); g++) begin
-          if (32'(grp_q) == g) begin
-            for (int k = 0; k < 32'(LANES); k++) s_la[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
-            s_p  = pend_q[g*LANES +: LANES];
-          end
+          if (32'(grp_q) == g) s_p = pend_q[g*LANES +: LANES];
         end
+        s_la = grp_addr(in_addr_i, grp_q);
         if (!ld_q) raw = in_wdata_i;
         for (int k = 0; k < 32'(LANES); k++) begin
           off = s_la[k*AW +: 2];
@@ -587,11 +597,7 @@ module wg_smem #(
       d_res = '0;
       dla   = '0;
       if (dact_q) begin
-        for (int g = 0; g < 32'(G); g++) begin
-          if (32'(dgrp_q) == g) begin
-            for (int k = 0; k < 32'(LANES); k++) dla[k*AW +: AW] = in_addr_i[(g*LANES + k)*32 +: AW];
-          end
-        end
+        dla = grp_addr(in_addr_i, dgrp_q);
         for (int k = 0; k < 32'(LANES); k++) d_res[k*128 +: 128] = wg_pkg::words_at(rd_q, dla[k*AW +: 7]);
       end
     end
