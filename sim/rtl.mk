@@ -128,6 +128,19 @@ $(eval $(call rtl_test,test_regfile_small,wg_regfile,$(RTL_RF_SRCS),tests/rtl/te
 $(eval $(call rtl_test,test_regfile_dp,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_regfile.cpp,\
 	$(call rtl_rf_opts,$(RTL_RF_DP)),,1))
 
+# Warp rows over a register file in beats (docs/regfile.md section 7): the `arty` pipe's
+# size (4 warps, 4 lanes per row: 8 parts), dual-ported banks at 8 lanes per row, and 32
+# lanes per row (the ports of wg_regfile as they are).
+RTL_RR_SRCS := $(RTL_RF_SRCS) rtl/wg_rf_rows.sv
+rtl_rr_opts = -GNUM_WARPS=$(1) -GNUM_REGS=$(2) -GNUM_BANKS=$(3) -GLANES_PER_ROW=$(4) "-GWR_BLOCKS_RD=1'b$(5)" \
+	-CFLAGS "-DRR_NUM_WARPS=$(1) -DRR_NUM_REGS=$(2) -DRR_NUM_BANKS=$(3) -DRR_LANES=$(4) -DRR_WR_BLOCKS_RD=$(5)"
+$(eval $(call rtl_test,test_rf_rows,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
+	$(call rtl_rr_opts,4,4096,4,4,1)))
+$(eval $(call rtl_test,test_rf_rows_dp,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
+	$(call rtl_rr_opts,8,2048,2,8,0)))
+$(eval $(call rtl_test,test_rf_rows_32,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
+	$(call rtl_rr_opts,4,4096,4,32,1)))
+
 # The instruction table in C, for test_isa_pkg.
 $(RTL_DIR)/isa.o: host/src/isa.c host/src/isa.h host/src/isa_table.h host/include/warpgate.h sim/rtl.mk
 	@mkdir -p $(@D)
@@ -162,6 +175,8 @@ rtl-lint-params:
 		-GNUM_WARPS=1 -GNUM_REGS=512 -GNUM_BANKS=1 -GLANES_PER_ROW=1 -GTAG_W=1 -GCNT_W=8
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv --top-module wg_regfile \
 		-GNUM_WARPS=6 -GNUM_REGS=4096 -GNUM_BANKS=32 -GLANES_PER_ROW=16 "-GWR_BLOCKS_RD=1'b0"
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv rtl/wg_rf_rows.sv --top-module wg_rf_rows \
+		-GNUM_WARPS=4 -GNUM_REGS=4096 -GNUM_BANKS=4 -GLANES_PER_ROW=16
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=1 -GWIDTH=1 "-GFALL_THROUGH=1'b1"
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
