@@ -36,6 +36,10 @@ module wg_exec_pipe #(
   parameter bit          HAS_FP     = 1'b1,
   parameter int unsigned RF_REGS    = 16384,   // registers of this scheduler's register file
   parameter int unsigned RF_BANKS   = 16,
+  // Lanes per register-file RAM word (docs/regfile.md section 12): 32 reads and writes a
+  // warp row per cycle; fewer move a row in 32 / RF_LANES beats (a read takes that many
+  // cycles, a row write holds the write port that many).
+  parameter int unsigned RF_LANES   = 32,
   parameter bit          RETIRE_EN  = 1'b1,
   parameter int unsigned RQ_DEPTH   = 16,
   // Derived: do not override.
@@ -164,7 +168,9 @@ module wg_exec_pipe #(
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
   localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1;
   localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + wg_fp32_pkg::FP32_LATENCY + 1;
-  localparam int unsigned RING    = 1 << $clog2(LAT_MAX + 1);
+  localparam int unsigned RF_PARTS = 32 / RF_LANES;
+  // The ring reaches RF_PARTS - 1 slots past the longest latency (a row write's port window).
+  localparam int unsigned RING    = 1 << $clog2(LAT_MAX + RF_PARTS);
   localparam logic [2:0]  LW      = 3'($clog2(SIMD_WIDTH));
   localparam int unsigned RING_W  = $clog2(RING);
   localparam int unsigned OPQ_W   = WARP_W + UOP_W + 32 * 4 + 16;
@@ -243,14 +249,14 @@ module wg_exec_pipe #(
     .empty_o     (opq_empty_unused)
   );
 
-  logic rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused;
+  logic rf_tag_unused, rf_idle_unused, rf_wr_busy;
   logic [31:0] rf_cnt_rd_unused, rf_cnt_wr_unused;
 
-  wg_regfile #(
+  wg_rf_rows #(
     .NUM_WARPS     (NW),
     .NUM_REGS      (RF_REGS),
     .NUM_BANKS     (RF_BANKS),
-    .LANES_PER_ROW (32),
+    .LANES_PER_ROW (RF_LANES),
     .TAG_W         (1)
   ) u_rf (
     .clk_i           (clk_i),
@@ -270,16 +276,14 @@ module wg_exec_pipe #(
     .rsp_valid_o     (rf_rsp_valid),
     .rsp_ready_i     (rf_rsp_ready),
     .rsp_tag_o       (rf_tag_unused),
-    .rsp_part_o      (rf_part_unused),
-    .rsp_last_o      (rf_last_unused),
     .rsp_data_o      (rf_rsp_data),
     .wr_valid_i      (rf_wr_valid),
     .wr_ready_o      (rf_wr_ready),
     .wr_warp_i       (loc(rf_wr_warp)),
     .wr_reg_i        (rf_wr_reg),
-    .wr_part_i       (1'b0),
     .wr_mask_i       (rf_wr_mask),
     .wr_data_i       (rf_wr_data),
+    .wr_busy_o       (rf_wr_busy),
     .cnt_rd_req_o    (rf_cnt_rd_unused),
     .cnt_wr_o        (rf_cnt_wr_unused),
     .cnt_bank_conf_o (cnt_bank_conf_o),
@@ -316,7 +320,9 @@ module wg_exec_pipe #(
   assign d_lat   = d_simd ? RING_W'(32'(wg_sm_pkg::simd_passes(d_exec, LW - {2'b0, tgt_split}, compact_i)) +
                             wg_fp32_pkg::FP32_LATENCY + 1)
                           : RING_W'(LATENCY);
-  assign slot_ok = !ring_v_q[rptr_q + d_lat];
+  // A SIMD instruction that writes a register also needs the write port for RF_PARTS
+  // cycles from its slot (rf_win_free; always with RF_PARTS = 1).
+  assign slot_ok = !ring_v_q[rptr_q + d_lat] && (!(d_simd && d_wr) || rf_win_free);
 
   // The unit's input: this pipe's instruction, or the other pipe's (round robin).
   // The lanes the instruction at dispatch uses on the unit it goes to: it waits until they
@@ -461,6 +467,44 @@ module wg_exec_pipe #(
 
   assign wptr   = rptr_q + d_lat;
   assign d_wr   = (du.nwr != 3'd0);
+
+  // Write-port windows (RF_PARTS > 1): pb_q[i] marks slot i as a cycle in which a row
+  // write walks the port, reserved with the instruction (its slot and the RF_PARTS - 1
+  // after it) or taken by a load write-back (the RF_PARTS - 1 cycles after its accept).
+  // An instruction that writes a register dispatches only when its window is free; a load
+  // write-back is accepted only when the window from this cycle is free and no such
+  // instruction dispatches in this cycle.
+  logic rf_win_free, lwb_go;
+  if (RF_PARTS > 1) begin : g_pwin
+    logic [RING-1:0] pb_q;
+    logic            lwb_win_free;
+    always_comb begin
+      rf_win_free  = 1'b1;
+      lwb_win_free = 1'b1;
+      for (int k = 0; k < RF_PARTS; k++) begin
+        if (pb_q[RING_W'(wptr + RING_W'(k))]) rf_win_free = 1'b0;
+        if (pb_q[RING_W'(rptr_q + RING_W'(k))]) lwb_win_free = 1'b0;
+      end
+    end
+    assign lwb_go = lwb_win_free && !(simd_fire && d_wr);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        pb_q <= '0;
+      end else begin
+        pb_q[rptr_q] <= 1'b0;
+        if (simd_fire && d_wr) begin
+          for (int k = 0; k < RF_PARTS; k++) pb_q[RING_W'(wptr + RING_W'(k))] <= 1'b1;
+        end
+        if (lwb_valid_i && lwb_ready_o) begin
+          for (int k = 1; k < RF_PARTS; k++) pb_q[RING_W'(rptr_q + RING_W'(k))] <= 1'b1;
+        end
+      end
+    end
+  end else begin : g_nowin
+    // The ring owns the write port in its cycles (even when it writes nothing).
+    assign rf_win_free = 1'b1;
+    assign lwb_go      = !wb_v;
+  end
   assign d_setp = du.wr_pd && (du.op != wg_isa_pkg::OP_PLOP);
   assign d_plop = (du.op == wg_isa_pkg::OP_PLOP);
   // Retire meta: warp, seq, pc, active, exec, dst, reg, beat, last.
@@ -511,13 +555,12 @@ module wg_exec_pipe #(
   logic ring_rf;
   assign ring_rf = wb_v && wb_wr && wb_exec != '0 && wb_rd != RZ;
 
-  assign rf_wr_valid = ring_rf || (lwb_valid_i && !wb_v);
+  assign rf_wr_valid = ring_rf || (lwb_valid_i && lwb_go);
   assign rf_wr_warp  = ring_rf ? wb_w : lwb_warp_i;
   assign rf_wr_reg   = ring_rf ? wb_rd : lwb_reg_i;
   assign rf_wr_mask  = ring_rf ? wb_exec : lwb_mask_i;
   assign rf_wr_data  = ring_rf ? wb_data : lwb_data_i;
-  // The ring owns the write port in its cycles (even when it writes nothing).
-  assign lwb_ready_o = !wb_v && rf_wr_ready;
+  assign lwb_ready_o = lwb_go && rf_wr_ready;
 
   assign wb_valid_o = wb_v;
   assign wb_warp_o  = wb_w;
@@ -568,7 +611,7 @@ module wg_exec_pipe #(
     else credits_q <= credits_q + CR_W'(simd_fire || (d_valid && d_ctrl && ring_ok)) - CR_W'(rq_pop);
   end
 
-  assign pipe_empty_o = (ring_v_q == '0);
+  assign pipe_empty_o = (ring_v_q == '0) && !rf_wr_busy;
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
@@ -590,7 +633,7 @@ module wg_exec_pipe #(
 `endif
 
   logic unused_ok;
-  assign unused_ok = ^{rf_tag_unused, rf_part_unused, rf_last_unused, rf_idle_unused, rf_cnt_rd_unused,
+  assign unused_ok = ^{rf_tag_unused, rf_idle_unused, rf_cnt_rd_unused,
                        rf_cnt_wr_unused, s_out_mask, iu, wb_rdata, rq_out_data};
 
 endmodule

@@ -66,7 +66,8 @@ module wg_regfile #(
   input  wire logic [3*REG_W-1:0]       req_src_i,
   input  wire logic [TAG_W-1:0]         req_tag_i,
 
-  // Read responses, in request order, PARTS beats per request. Operand s
+  // Read responses, in request order, PARTS beats per request (one, of zeros, when
+  // every source is RZ). Operand s
   // (0 ra, 1 rb, 2 rc) of lane l of the beat: rsp_data_o[s*ROW_W + l*32 +: 32],
   // thread rsp_part_o * LANES_PER_ROW + l.
   output logic                          rsp_valid_o,
@@ -229,7 +230,8 @@ module wg_regfile #(
   end
 
   assign dec_last_pass = ((dec_rem_q & ~dec_take) == '0);
-  assign dec_last_part = (dec_part_q == PART_LAST);
+  // A request whose sources are all RZ reads nothing: one beat (part 0, zeros) is its last.
+  assign dec_last_part = (dec_part_q == PART_LAST) || (&dec_zero_q);
   assign dec_extra     = |(~dec_rem_q & ~dec_zero_q);  // not the first pass of this part
 
   // RF_READ: array read.

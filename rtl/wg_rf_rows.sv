@@ -1,5 +1,5 @@
 // wg_rf_rows: warp-row ports over a register file that moves rows in beats
-// (docs/regfile.md section 7).
+// (docs/regfile.md section 12).
 //
 // wg_regfile keeps LANES_PER_ROW lanes in a RAM word and reads and writes a warp row as
 // PARTS = WARP_SIZE / LANES_PER_ROW beats. With few lanes per word its banks map onto
@@ -9,7 +9,9 @@
 //   read   the beats of a response are gathered: parts 0 .. PARTS-2 into a gather
 //          register (one enable per part, no multiplexer), the last part straight from
 //          wg_regfile's collector, which holds it until taken. The row response is valid
-//          with the last beat: no cycle is added, a request takes PARTS cycles.
+//          with the last beat: no cycle is added, a request takes PARTS cycles. A request
+//          whose sources are all RZ is one beat in wg_regfile: its row is valid one cycle
+//          after that beat, once the gather register is cleared.
 //   write  a row write is accepted when the port is free: part 0 enters wg_regfile in the
 //          cycle of the accept, parts 1 .. PARTS-1 in the PARTS-1 cycles after it, from a
 //          hold register; the next row write is accepted PARTS cycles after the last.
@@ -21,7 +23,7 @@
 // in the cycle of a row write's accept, or later, returns the whole written row (what the
 // scheduler's scoreboard assumes when it releases a register at the write's accept).
 // A launch-time clear must not pause a walk (a later read could pass it): table writes
-// wait while a walk is in progress.
+// wait while a walk is in progress, and a row write waits in the cycle a clear is accepted.
 // LANES_PER_ROW = WARP_SIZE: wg_regfile's ports as they are, nothing added.
 `default_nettype none
 
@@ -86,7 +88,7 @@ module wg_rf_rows #(
   localparam int unsigned NSRC   = wg_pkg::RF_NUM_SRC;
   localparam logic [REG_W-1:0] RZ = wg_isa_pkg::REG_RZ;
 
-  logic                     rf_tbl_valid, rf_tbl_ready;
+  logic                     rf_tbl_valid, rf_tbl_ready, rf_req_allz, rf_rsp_allz;
   logic                     rf_rsp_valid, rf_rsp_ready, rf_rsp_last;
   logic [PART_W-1:0]        rf_rsp_part;
   logic [NSRC*ROW_W-1:0]    rf_rsp_data;
@@ -104,7 +106,7 @@ module wg_rf_rows #(
     .NUM_REGS      (NUM_REGS),
     .NUM_BANKS     (NUM_BANKS),
     .LANES_PER_ROW (LANES_PER_ROW),
-    .TAG_W         (TAG_W),
+    .TAG_W         (TAG_W + 1),
     .CNT_W         (CNT_W),
     .WR_BLOCKS_RD  (WR_BLOCKS_RD)
   ) u_rf (
@@ -121,10 +123,10 @@ module wg_rf_rows #(
     .req_ready_o     (req_ready_o),
     .req_warp_i      (req_warp_i),
     .req_src_i       (req_src_i),
-    .req_tag_i       (req_tag_i),
+    .req_tag_i       ({rf_req_allz, req_tag_i}),
     .rsp_valid_o     (rf_rsp_valid),
     .rsp_ready_i     (rf_rsp_ready),
-    .rsp_tag_o       (rsp_tag_o),
+    .rsp_tag_o       ({rf_rsp_allz, rsp_tag_o}),
     .rsp_part_o      (rf_rsp_part),
     .rsp_last_o      (rf_rsp_last),
     .rsp_data_o      (rf_rsp_data),
@@ -142,6 +144,10 @@ module wg_rf_rows #(
     .idle_o          (rf_idle)
   );
 
+  // The request reads no register (its response is one beat).
+  assign rf_req_allz = (req_src_i[0 +: REG_W] == RZ) && (req_src_i[REG_W +: REG_W] == RZ) &&
+                       (req_src_i[2*REG_W +: REG_W] == RZ);
+
   if (PARTS == 1) begin : g_rows
     // One beat is the row.
     assign rf_tbl_valid = tbl_valid_i;
@@ -158,18 +164,28 @@ module wg_rf_rows #(
     assign rf_wr_data   = wr_data_i;
     assign walk_q       = 1'b0;
     logic unused_ok;
-    assign unused_ok = ^{rf_rsp_part, rf_rsp_last};
+    assign unused_ok = ^{rf_rsp_part, rf_rsp_last, rf_rsp_allz};
   end else begin : g_beats
-    // Read: parts 0 .. PARTS-2 gathered, the last taken with the row.
+    // Read: parts 0 .. PARTS-2 gathered, the last taken with the row. An all-RZ beat
+    // first clears the gather register (zclr_q: cleared, the row is valid).
     logic [NSRC*(PARTS-1)*ROW_W-1:0] gath_q;
+    logic                            zclr_q, row_ok;
 
-    assign rf_rsp_ready = rf_rsp_last ? rsp_ready_i : 1'b1;
-    assign rsp_valid_o  = rf_rsp_valid && rf_rsp_last;
+    assign row_ok       = !rf_rsp_allz || zclr_q;
+    assign rf_rsp_ready = rf_rsp_last ? (rsp_ready_i && row_ok) : 1'b1;
+    assign rsp_valid_o  = rf_rsp_valid && rf_rsp_last && row_ok;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) zclr_q <= 1'b0;
+      else zclr_q <= rf_rsp_valid && rf_rsp_allz && !(zclr_q && rsp_ready_i);
+    end
 
     for (genvar p = 0; p < PARTS - 1; p++) begin : g_gath
       always_ff @(posedge clk_i) begin
-        if (rf_rsp_valid && !rf_rsp_last && rf_rsp_part == PART_W'(p)) begin
-          for (int s = 0; s < NSRC; s++) begin
+        for (int s = 0; s < NSRC; s++) begin
+          if (rf_rsp_valid && rf_rsp_allz && !zclr_q) begin
+            gath_q[(s*(PARTS-1) + p)*ROW_W +: ROW_W] <= '0;
+          end else if (rf_rsp_valid && !rf_rsp_last && rf_rsp_part == PART_W'(p)) begin
             gath_q[(s*(PARTS-1) + p)*ROW_W +: ROW_W] <= rf_rsp_data[s*ROW_W +: ROW_W];
           end
         end
@@ -193,7 +209,9 @@ module wg_rf_rows #(
 
     assign rf_tbl_valid = tbl_valid_i && !walk_q;
     assign tbl_ready_o  = rf_tbl_ready && !walk_q;
-    assign wr_ready_o   = rf_wr_ready && !walk_q;
+    // A row write is not accepted in the cycle a clear is accepted either (its walk would
+    // run into the clear).
+    assign wr_ready_o   = rf_wr_ready && !walk_q && !(rf_tbl_valid && rf_tbl_ready && tbl_clear_i);
     assign wr_fire      = wr_valid_i && wr_ready_o;
 
     // The part in the walk (a chain of compares on the count: it maps onto LUTs and wide

@@ -33,6 +33,7 @@ module wg_sm #(
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
   parameter int unsigned LSU_LANES   = 32,      // coalescer lanes per cycle (docs/fpga.md 3.3)
+  parameter int unsigned RF_LANES    = 32,      // lanes per register-file RAM word (docs/regfile.md 12)
   // Derived: do not override.
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
   parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
@@ -727,6 +728,7 @@ module wg_sm #(
       .HAS_FP     (HAS_FP),
       .RF_REGS    (RF_REGS),
       .RF_BANKS   (RF_BANKS),
+      .RF_LANES   (RF_LANES),
       .RETIRE_EN  (RETIRE_EN)
     ) u_exec (
       .clk_i           (clk_i),

@@ -9,7 +9,8 @@
 #     BLOCK:  module names (wg_coalescer wg_lsu ...)
 # Environment: YOSYS (yosys), BLOCK_TIMEOUT (seconds per block, 1200), BLOCK_BOXES (modules
 # read as black boxes, their logic not counted: e.g. "wg_smem wg_l1 wg_dmem" gives wg_lsu's
-# own logic), RF_LANES_PER_ROW (wg_regfile's LANES_PER_ROW alone, 32 as in wg_exec_pipe).
+# own logic), RF_LANES_PER_ROW (wg_regfile's LANES_PER_ROW alone, 32 unless given; inside
+# wg_exec_pipe it is the set's RF_LANES, through wg_rf_rows).
 set -u
 out=$1; params=$2; shift 2
 YOSYS=${YOSYS:-yosys}
@@ -23,7 +24,7 @@ p() { for kv in $params; do [ "${kv%%=*}" = "$1" ] && { echo "${kv#*=}"; return;
 W=$(p NUM_WARPS); S=$(p NUM_SIMD); L=$(p SIMD_WIDTH); R=$(p NUM_REGS); B=$(p RF_BANKS)
 C=$(p NUM_CTAS); D=$(p DMEM_BYTES); SETS=$(p L1_SETS); M=$(p L1_MSHRS); I=$(p IMEM_DEPTH)
 K=$(p CMEM_BYTES); SD=$(p STACK_DEPTH); FP=$(p HAS_FP); SFU=$(p HAS_SFU); RE=$(p RETIRE_EN)
-LL=$(p LSU_LANES)
+LL=$(p LSU_LANES); RFL=$(p RF_LANES)
 WAYS=$((D * 3 / 4 / 128 / SETS))
 
 # The parameters each block gets from wg_sm.sv.
@@ -35,7 +36,8 @@ bparams() {
 	wg_l1)         echo "DMEM_BYTES $D SETS $SETS MAX_WAYS $WAYS MSHRS $M" ;;
 	wg_dmem)       echo "DMEM_BYTES $D" ;;
 	wg_lsu)        echo "NUM_WARPS $W NUM_SIMD $S NUM_CTAS $C DMEM_BYTES $D L1_SETS $SETS L1_WAYS $WAYS L1_MSHRS $M CMEM_BYTES $K RETIRE_EN $RE HAS_FP $FP LSU_LANES $LL" ;;
-	wg_exec_pipe)  echo "NUM_WARPS $W NUM_SIMD $S SIMD_WIDTH $L HAS_FP $FP RF_REGS $((R / S)) RF_BANKS $B RETIRE_EN $RE" ;;
+	wg_exec_pipe)  echo "NUM_WARPS $W NUM_SIMD $S SIMD_WIDTH $L HAS_FP $FP RF_REGS $((R / S)) RF_BANKS $B RETIRE_EN $RE RF_LANES $RFL" ;;
+	wg_rf_rows)    echo "NUM_WARPS $((W / S)) NUM_REGS $((R / S)) NUM_BANKS $B LANES_PER_ROW $RFL TAG_W 1" ;;
 	wg_regfile)    echo "NUM_WARPS $((W / S)) NUM_REGS $((R / S)) NUM_BANKS $B LANES_PER_ROW ${RF_LANES_PER_ROW:-32} TAG_W 1" ;;
 	wg_simd_unit)  echo "SIMD_WIDTH $L HAS_FP $FP TAG_W 1" ;;
 	wg_warp_sched) echo "NUM_WARPS $W NUM_SIMD $S" ;;

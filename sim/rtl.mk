@@ -128,7 +128,7 @@ $(eval $(call rtl_test,test_regfile_small,wg_regfile,$(RTL_RF_SRCS),tests/rtl/te
 $(eval $(call rtl_test,test_regfile_dp,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_regfile.cpp,\
 	$(call rtl_rf_opts,$(RTL_RF_DP)),,1))
 
-# Warp rows over a register file in beats (docs/regfile.md section 7): the `arty` pipe's
+# Warp rows over a register file in beats (docs/regfile.md section 12): the `arty` pipe's
 # size (4 warps, 4 lanes per row: 8 parts), dual-ported banks at 8 lanes per row, and 32
 # lanes per row (the ports of wg_regfile as they are).
 RTL_RR_SRCS := $(RTL_RF_SRCS) rtl/wg_rf_rows.sv

@@ -1,5 +1,5 @@
 // test_rf_rows: wg_rf_rows (warp rows over a register file moved in beats) against a
-// functional model of its row interface (docs/regfile.md section 7).
+// functional model of its row interface (docs/regfile.md section 12).
 //
 // Built once per parameter set (sim/rtl.mk): RR_NUM_WARPS, RR_NUM_REGS, RR_NUM_BANKS,
 // RR_LANES (LANES_PER_ROW), RR_WR_BLOCKS_RD. What is checked:
@@ -11,7 +11,8 @@
 //   - a row write occupies the port PARTS cycles: not ready (and wr_busy_o) for the
 //     PARTS-1 cycles after its accept, ready again after them; a write to RZ none;
 //   - the register file counts PARTS writes per row write;
-//   - a lone read's response comes 3 + PARTS cycles after its accept;
+//   - a lone read's response comes 3 + PARTS cycles after its accept, one of no register
+//     (all sources RZ) 4 cycles after it, 5 with PARTS > 1 (the gather register is cleared);
 //   - table writes wait for a walk to end (tbl_ready_o low meanwhile).
 // The RAMs start with random contents: threads of rows never cleared or written are not
 // compared.
@@ -122,8 +123,10 @@ struct Bench {
 		if (walking) {
 			CHECK(h, !t->wr_ready_o, "write port ready during a walk (%d cycles left)", walk_left);
 			CHECK(h, !t->tbl_ready_o, "table ready during a walk");
-		} else if (!t->clr_busy_o) {
+		} else if (!t->clr_busy_o && !(PARTS > 1 && f.tbl && in.tbl_clear)) {
 			CHECK(h, t->wr_ready_o, "write port not ready after its walk");
+		} else if (PARTS > 1 && f.tbl && in.tbl_clear) {
+			CHECK(h, !t->wr_ready_o, "write port ready in the cycle a clear is accepted");
 		}
 		wr_refused += in.wr && !t->wr_ready_o;
 		if (t->rsp_valid_o) {
@@ -256,6 +259,18 @@ void test_directed(Bench &b)
 	}
 	CHECK(h, rsp_at - acc == 3 + PARTS, "response %" PRIu64 " cycles after the accept, expected %u",
 	      rsp_at - acc, 3 + PARTS);
+	// A read of no register: wg_regfile's one beat, plus a cycle to clear the gather register.
+	lone.src[0] = lone.src[1] = lone.src[2] = RZ;
+	lone.tag = 4;
+	CHECK(h, b.cycle(lone).req, "all-RZ read accepted");
+	acc = h.cycle() - 1, rsp_at = 0;
+	for (unsigned i = 0; i < 4 * PARTS + 20 && !rsp_at; i++) {
+		h.eval();
+		if (h.top->rsp_valid_o)
+			rsp_at = h.cycle();
+		b.idle(1);
+	}
+	CHECK(h, rsp_at - acc == (PARTS > 1 ? 5u : 4u), "all-RZ response %" PRIu64 " cycles after the accept", rsp_at - acc);
 
 	Bench::In in;
 	in.wr = true;
@@ -289,7 +304,7 @@ void test_directed(Bench &b)
 	}
 	b.idle(3 * PARTS + 10);
 	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
-	CHECK(h, b.rows_read == 3, "%" PRIu64 " rows read, expected 3", b.rows_read);
+	CHECK(h, b.rows_read == 4, "%" PRIu64 " rows read, expected 4", b.rows_read);
 	// A write to RZ takes the port for its accept only.
 	Bench::In z;
 	z.wr = true;
@@ -333,8 +348,9 @@ void test_random(Bench &b, unsigned cycles)
 			unsigned w = ws[h.rand(ws.size())];
 			in.req = true;
 			in.req_warp = w;
+			bool allz = h.chance(5); // reads no register: one beat in wg_regfile
 			for (unsigned s = 0; s < NSRC; s++)
-				in.src[s] = h.chance(15) ? RZ : h.rand(b.nregs[w]);
+				in.src[s] = (allz || h.chance(15)) ? RZ : h.rand(b.nregs[w]);
 			in.tag = h.rand(256);
 		}
 		if (!in.wr && h.chance(p_wr)) {
@@ -394,6 +410,37 @@ void test_launch_after_walk(Bench &b)
 	r.src[0] = 0, r.src[1] = 3, r.src[2] = 1;
 	r.tag = 77;
 	while (!b.cycle(r).req) {
+	}
+	b.idle(3 * PARTS + 10);
+	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
+
+	// A launch and a row write offered in the same cycle: the launch goes, the write waits
+	// for the clear (a walk must not run into it), then reads of both warps see both.
+	Bench::In both;
+	both.tbl = true;
+	both.tbl_warp = NW - 1;
+	both.tbl_base = WROWS - 8;
+	both.tbl_nregs = 8;
+	both.wr = true;
+	both.wr_warp = 0;
+	both.wr_reg = 2;
+	both.wr_mask = ~0u;
+	both.wr_data = b.random_row();
+	auto f = b.cycle(both);
+	CHECK(h, f.tbl && (PARTS == 1 || !f.wr), "launch %d, row write %d in the same cycle", f.tbl, f.wr);
+	both.tbl = false;
+	for (unsigned i = 0; i < 100 && !f.wr; i++)
+		f = b.cycle(both);
+	CHECK(h, f.wr, "row write accepted after the clear");
+	Bench::In r2;
+	r2.req = true;
+	r2.req_warp = 0;
+	r2.src[0] = 2, r2.src[1] = 1, r2.src[2] = RZ;
+	while (!b.cycle(r2).req) {
+	}
+	r2.req_warp = NW - 1;
+	r2.src[0] = 7;
+	while (!b.cycle(r2).req) {
 	}
 	b.idle(3 * PARTS + 10);
 	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
