@@ -16,15 +16,16 @@
 # array with the GTX480's L1 associativity (16 sets: 6 ways in the 48 KB split, 2 in the
 # 16 KB one, as 64 sets give at 64 KB; 8 sets made 12 and 4 ways and cost 2.2k LUTs more in
 # wg_l1's tag updates), no SFU, coalescer 4 lanes per cycle (the SIMD width: docs/fpga.md
-# section 3.4), register files of 4 lanes per RAM word (rows in 8 beats, in block RAM:
-# docs/regfile.md section 12).
+# section 3.4), register files of 8 lanes per RAM word (rows in 4 beats, in block RAM:
+# docs/regfile.md section 12; 4 lanes per word take 1.2k LUTs less per pipe and about 13%
+# more cycles, docs/fpga.md section 3.4).
 # A SIMT stack of 64 entries per warp in both sets, the golden model's depth: a loop whose
 # lanes leave at different trips pushes two entries per divergence (kernels/nested.s
 # needs more than 32), and any kernel the golden model runs must run here.
 FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=4 NUM_SIMD=2 NUM_REGS=8192 RF_BANKS=4 \
                    NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=16 L1_MSHRS=4 IMEM_DEPTH=1024 \
                    CMEM_BYTES=1024 STACK_DEPTH=64 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
-                   LSU_LANES=4 RF_LANES=4
+                   LSU_LANES=4 RF_LANES=8
 
 # ice40: the tiniest SM meant to run integer kernels (not run yet): one SIMD unit of 4 lanes, 4 warps,
 # 1024 registers, 1 CTA, 2 KB array, 256 instructions, no FP, no SFU, coalescer 4 lanes per

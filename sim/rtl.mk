@@ -129,15 +129,18 @@ $(eval $(call rtl_test,test_regfile_dp,wg_regfile,$(RTL_RF_SRCS),tests/rtl/test_
 	$(call rtl_rf_opts,$(RTL_RF_DP)),,1))
 
 # Warp rows over a register file in beats (docs/regfile.md section 12): the `arty` pipe's
-# size (4 warps, 4 lanes per row: 8 parts), dual-ported banks at 8 lanes per row, and 32
-# lanes per row (the ports of wg_regfile as they are).
+# size (4 warps, 4096 registers, 4 banks, 8 lanes per row: 4 parts), the same at 4 lanes per
+# row (8 parts), dual-ported banks (8 warps, 2 banks, 4 lanes per row), and 32 lanes per row
+# (the ports of wg_regfile as they are).
 RTL_RR_SRCS := $(RTL_RF_SRCS) rtl/wg_rf_rows.sv
 rtl_rr_opts = -GNUM_WARPS=$(1) -GNUM_REGS=$(2) -GNUM_BANKS=$(3) -GLANES_PER_ROW=$(4) "-GWR_BLOCKS_RD=1'b$(5)" \
 	-CFLAGS "-DRR_NUM_WARPS=$(1) -DRR_NUM_REGS=$(2) -DRR_NUM_BANKS=$(3) -DRR_LANES=$(4) -DRR_WR_BLOCKS_RD=$(5)"
 $(eval $(call rtl_test,test_rf_rows,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
+	$(call rtl_rr_opts,4,4096,4,8,1)))
+$(eval $(call rtl_test,test_rf_rows_4,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
 	$(call rtl_rr_opts,4,4096,4,4,1)))
 $(eval $(call rtl_test,test_rf_rows_dp,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
-	$(call rtl_rr_opts,8,2048,2,8,0)))
+	$(call rtl_rr_opts,8,2048,2,4,0)))
 $(eval $(call rtl_test,test_rf_rows_32,wg_rf_rows,$(RTL_RR_SRCS),tests/rtl/test_rf_rows.cpp,\
 	$(call rtl_rr_opts,4,4096,4,32,1)))
 
