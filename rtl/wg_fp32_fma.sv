@@ -16,7 +16,11 @@
 // bit: the same hardware as a separate always_comb, but Verilator then evaluates a stage
 // only in cycles where it holds an operation. Data registers have no reset; valid bits do.
 // The datapath and why its 76-bit window is exact: docs/fp32.md, "Fused multiply-add".
-module wg_fp32_fma (
+module wg_fp32_fma #(
+  // 1: b_i is ignored and taken as 1.0, an adder a_i + c_i with the FMA's rounding (the
+  // constant lets synthesis drop the multiplier; wg_smem's ADD.F32 atomics).
+  parameter bit ADD_ONLY = 1'b0
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        valid_i,
@@ -60,7 +64,7 @@ module wg_fp32_fma (
 
       // FTZ: a subnormal operand is the zero of its sign.
       a = (ftz_i && a_i[30:23] == 8'h00) ? {a_i[31], 31'd0} : a_i;
-      b = (ftz_i && b_i[30:23] == 8'h00) ? {b_i[31], 31'd0} : b_i;
+      b = ADD_ONLY ? 32'h3F80_0000 : (ftz_i && b_i[30:23] == 8'h00) ? {b_i[31], 31'd0} : b_i;
       c = (ftz_i && c_i[30:23] == 8'h00) ? {c_i[31], 31'd0} : c_i;
       {sa, ea, fa} = a;
       {sb, eb, fb} = b;

@@ -706,7 +706,7 @@ module wg_smem #(
   // ADD.F32: old * 1.0 + b, launched in the first cycle of S_AFP (old from the read).
   assign f_launch = (state_q == S_AFP) && a_first_q;
   if (HAS_FP) begin : g_fadd
-    wg_fp32_fma u_fadd (
+    wg_fp32_fma #(.ADD_ONLY(1'b1)) u_fadd (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
       .valid_i  (f_launch),
