@@ -1205,8 +1205,7 @@ module wg_sm #(
     end else begin
       logic [63:0] wi, ti;
       logic [31:0] si, sh, sb;
-      logic [NUM_CLS*32-1:0] cl;
-      for (int i = 0; i < 32'(NUM_CLS); i++) cl[i*32 +: 32] = cls_q[i];
+      logic [3:0]  nc;
       cnt_cycles_o <= cnt_cycles_o + 64'd1;
       if (resident) cnt_active_o <= cnt_active_o + 64'd1;
       if (resident || count_idle) clock_q <= clock_q + 64'd1;
@@ -1219,15 +1218,21 @@ module wg_sm #(
         if (st_issue[k]) begin
           wi = wi + 64'd1;
           ti = ti + 64'(st_threads[k*6 +: 6]);
-          // both slots may issue one class in a cycle: count in cl, store once
-          cl[32'(st_cls[k*4 +: 4])*32 +: 32] = cl[32'(st_cls[k*4 +: 4])*32 +: 32] + 32'd1;
         end else if (resident) begin
           if (st_idle[k]) si = si + 32'd1;
           else if (st_hazard[k]) sh = sh + 32'd1;
           else if (st_busy[k]) sb = sb + 32'd1;
         end
       end
-      for (int i = 0; i < 32'(NUM_CLS); i++) cls_q[i] <= cl[i*32 +: 32];
+      // Each class counter adds the issue slots of its class in this cycle (one adder per
+      // counter; a read-modify-write at the class index was a shifter per slot).
+      for (int i = 0; i < 32'(NUM_CLS); i++) begin
+        nc = '0;
+        for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+          if (st_issue[k] && st_cls[k*4 +: 4] == 4'(i)) nc = nc + 4'd1;
+        end
+        cls_q[i] <= cls_q[i] + 32'(nc);
+      end
       cnt_winst_o <= wi;
       cnt_tinst_o <= ti;
       cnt_stall_idle_o   <= si;
