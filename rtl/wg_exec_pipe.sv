@@ -477,7 +477,8 @@ module wg_exec_pipe #(
   logic rf_win_free, lwb_go;
   if (RF_PARTS > 1) begin : g_pwin
     logic [RING-1:0] pb_q;
-    logic            lwb_win_free;
+    logic            lwb_win_free, win_take;
+    assign win_take = simd_fire && d_wr;   // an instruction takes its window
     always_comb begin
       rf_win_free  = 1'b1;
       lwb_win_free = 1'b1;
@@ -486,13 +487,13 @@ module wg_exec_pipe #(
         if (pb_q[RING_W'(rptr_q + RING_W'(k))]) lwb_win_free = 1'b0;
       end
     end
-    assign lwb_go = lwb_win_free && !(simd_fire && d_wr);
+    assign lwb_go = lwb_win_free && !win_take;
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         pb_q <= '0;
       end else begin
         pb_q[rptr_q] <= 1'b0;
-        if (simd_fire && d_wr) begin
+        if (win_take) begin
           for (int k = 0; k < RF_PARTS; k++) pb_q[RING_W'(wptr + RING_W'(k))] <= 1'b1;
         end
         if (lwb_valid_i && lwb_ready_o) begin

@@ -88,7 +88,7 @@ module wg_rf_rows #(
   localparam int unsigned NSRC   = wg_pkg::RF_NUM_SRC;
   localparam logic [REG_W-1:0] RZ = wg_isa_pkg::REG_RZ;
 
-  logic                     rf_tbl_valid, rf_tbl_ready, rf_req_allz, rf_rsp_allz;
+  logic                     rf_tbl_valid, rf_tbl_ready;
   logic                     rf_rsp_valid, rf_rsp_ready, rf_rsp_last;
   logic [PART_W-1:0]        rf_rsp_part;
   logic [NSRC*ROW_W-1:0]    rf_rsp_data;
@@ -106,7 +106,7 @@ module wg_rf_rows #(
     .NUM_REGS      (NUM_REGS),
     .NUM_BANKS     (NUM_BANKS),
     .LANES_PER_ROW (LANES_PER_ROW),
-    .TAG_W         (TAG_W + 1),
+    .TAG_W         (TAG_W),
     .CNT_W         (CNT_W),
     .WR_BLOCKS_RD  (WR_BLOCKS_RD)
   ) u_rf (
@@ -123,10 +123,10 @@ module wg_rf_rows #(
     .req_ready_o     (req_ready_o),
     .req_warp_i      (req_warp_i),
     .req_src_i       (req_src_i),
-    .req_tag_i       ({rf_req_allz, req_tag_i}),
+    .req_tag_i       (req_tag_i),
     .rsp_valid_o     (rf_rsp_valid),
     .rsp_ready_i     (rf_rsp_ready),
-    .rsp_tag_o       ({rf_rsp_allz, rsp_tag_o}),
+    .rsp_tag_o       (rsp_tag_o),
     .rsp_part_o      (rf_rsp_part),
     .rsp_last_o      (rf_rsp_last),
     .rsp_data_o      (rf_rsp_data),
@@ -144,10 +144,6 @@ module wg_rf_rows #(
     .idle_o          (rf_idle)
   );
 
-  // The request reads no register (its response is one beat).
-  assign rf_req_allz = (req_src_i[0 +: REG_W] == RZ) && (req_src_i[REG_W +: REG_W] == RZ) &&
-                       (req_src_i[2*REG_W +: REG_W] == RZ);
-
   if (PARTS == 1) begin : g_rows
     // One beat is the row.
     assign rf_tbl_valid = tbl_valid_i;
@@ -164,13 +160,15 @@ module wg_rf_rows #(
     assign rf_wr_data   = wr_data_i;
     assign walk_q       = 1'b0;
     logic unused_ok;
-    assign unused_ok = ^{rf_rsp_part, rf_rsp_last, rf_rsp_allz};
+    assign unused_ok = ^{rf_rsp_part, rf_rsp_last};
   end else begin : g_beats
-    // Read: parts 0 .. PARTS-2 gathered, the last taken with the row. An all-RZ beat
-    // first clears the gather register (zclr_q: cleared, the row is valid).
+    // Read: parts 0 .. PARTS-2 gathered, the last taken with the row. A request that
+    // reads no register is wg_regfile's only one whose last beat is part 0 (rf_rsp_allz);
+    // that beat first clears the gather register (zclr_q: cleared, the row is valid).
     logic [NSRC*(PARTS-1)*ROW_W-1:0] gath_q;
-    logic                            zclr_q, row_ok;
+    logic                            zclr_q, row_ok, rf_rsp_allz;
 
+    assign rf_rsp_allz  = rf_rsp_last && (rf_rsp_part == '0);
     assign row_ok       = !rf_rsp_allz || zclr_q;
     assign rf_rsp_ready = rf_rsp_last ? (rsp_ready_i && row_ok) : 1'b1;
     assign rsp_valid_o  = rf_rsp_valid && rf_rsp_last && row_ok;

@@ -235,6 +235,51 @@ struct Bench {
 			v = static_cast<uint32_t>(h.rng());
 		return r;
 	}
+
+	// Inputs offering a read of warp w's registers a, b, c (RZ for none).
+	static In read_req(unsigned w, unsigned a, unsigned b, unsigned c, unsigned tag)
+	{
+		In in;
+		in.req = true;
+		in.req_warp = w;
+		in.src[0] = a, in.src[1] = b, in.src[2] = c;
+		in.tag = tag;
+		return in;
+	}
+
+	// Inputs offering a row write of random data to warp w's register r.
+	In write_req(unsigned w, unsigned r, uint32_t mask)
+	{
+		In in;
+		in.wr = true;
+		in.wr_warp = w;
+		in.wr_reg = r;
+		in.wr_mask = mask;
+		in.wr_data = random_row();
+		return in;
+	}
+
+	// Offer a read until it is accepted.
+	void read(unsigned w, unsigned a, unsigned b, unsigned c, unsigned tag)
+	{
+		In in = read_req(w, a, b, c, tag);
+		while (!cycle(in).req) {
+		}
+	}
+
+	// Cycles from the accept of a read offered to an idle register file to its response.
+	uint64_t read_latency(unsigned w, unsigned a, unsigned b, unsigned c, unsigned tag)
+	{
+		CHECK(h, cycle(read_req(w, a, b, c, tag)).req, "read accepted at once");
+		uint64_t acc = h.cycle() - 1;
+		for (unsigned i = 0; i < 4 * PARTS + 20; i++) {
+			h.eval();
+			if (h.top->rsp_valid_o)
+				return h.cycle() - acc;
+			idle(1);
+		}
+		return 0;
+	}
 };
 
 // A lone read's latency; a write and a read of the same register in the same cycle, then
@@ -244,40 +289,13 @@ void test_directed(Bench &b)
 	H &h = b.h;
 	b.launch(0, 0, 8);
 	b.launch(1, 8, 8);
-	Bench::In lone;
-	lone.req = true;
-	lone.req_warp = 0;
-	lone.src[0] = 1, lone.src[1] = 2, lone.src[2] = 1; // two banks: one pass a part
-	lone.tag = 3;
-	CHECK(h, b.cycle(lone).req, "lone read accepted");
-	uint64_t acc = h.cycle() - 1, rsp_at = 0;
-	for (unsigned i = 0; i < 4 * PARTS + 20 && !rsp_at; i++) {
-		h.eval();
-		if (h.top->rsp_valid_o)
-			rsp_at = h.cycle();
-		b.idle(1);
-	}
-	CHECK(h, rsp_at - acc == 3 + PARTS, "response %" PRIu64 " cycles after the accept, expected %u",
-	      rsp_at - acc, 3 + PARTS);
+	uint64_t lat = b.read_latency(0, 1, 2, 1, 3); // two banks: one pass a part
+	CHECK(h, lat == 3 + PARTS, "response %" PRIu64 " cycles after the accept, expected %u", lat, 3 + PARTS);
 	// A read of no register: wg_regfile's one beat, plus a cycle to clear the gather register.
-	lone.src[0] = lone.src[1] = lone.src[2] = RZ;
-	lone.tag = 4;
-	CHECK(h, b.cycle(lone).req, "all-RZ read accepted");
-	acc = h.cycle() - 1, rsp_at = 0;
-	for (unsigned i = 0; i < 4 * PARTS + 20 && !rsp_at; i++) {
-		h.eval();
-		if (h.top->rsp_valid_o)
-			rsp_at = h.cycle();
-		b.idle(1);
-	}
-	CHECK(h, rsp_at - acc == (PARTS > 1 ? 5u : 4u), "all-RZ response %" PRIu64 " cycles after the accept", rsp_at - acc);
+	lat = b.read_latency(0, RZ, RZ, RZ, 4);
+	CHECK(h, lat == (PARTS > 1 ? 5u : 4u), "all-RZ response %" PRIu64 " cycles after the accept", lat);
 
-	Bench::In in;
-	in.wr = true;
-	in.wr_warp = 0;
-	in.wr_reg = 3;
-	in.wr_mask = ~0u;
-	in.wr_data = b.random_row();
+	Bench::In in = b.write_req(0, 3, ~0u);
 	in.req = true;
 	in.req_warp = 0;
 	in.src[0] = 3, in.src[1] = 3, in.src[2] = RZ;
@@ -285,33 +303,17 @@ void test_directed(Bench &b)
 	auto f = b.cycle(in);
 	CHECK(h, f.wr && f.req, "write and read accepted together");
 	// The next row write waits PARTS - 1 cycles; a read of its row in the cycle after.
-	Bench::In in2;
-	in2.wr = true;
-	in2.wr_warp = 1;
-	in2.wr_reg = 2;
-	in2.wr_mask = 0x0f0f0f0fu;
-	in2.wr_data = b.random_row();
+	Bench::In in2 = b.write_req(1, 2, 0x0f0f0f0fu);
 	unsigned waited = 0;
 	while (!b.cycle(in2).wr && waited < 100)
 		waited++;
 	CHECK(h, waited == PARTS - 1, "second row write waited %u cycles, expected %u", waited, PARTS - 1);
-	Bench::In r;
-	r.req = true;
-	r.req_warp = 1;
-	r.src[0] = 2, r.src[1] = RZ, r.src[2] = 2;
-	r.tag = 9;
-	while (!b.cycle(r).req) {
-	}
+	b.read(1, 2, RZ, 2, 9);
 	b.idle(3 * PARTS + 10);
 	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
 	CHECK(h, b.rows_read == 4, "%" PRIu64 " rows read, expected 4", b.rows_read);
 	// A write to RZ takes the port for its accept only.
-	Bench::In z;
-	z.wr = true;
-	z.wr_warp = 0;
-	z.wr_reg = RZ;
-	z.wr_mask = ~0u;
-	CHECK(h, b.cycle(z).wr, "write to RZ accepted");
+	CHECK(h, b.cycle(b.write_req(0, RZ, ~0u)).wr, "write to RZ accepted");
 	h.eval();
 	CHECK(h, h.top->wr_ready_o && !h.top->wr_busy_o, "no walk after a write to RZ");
 	b.idle(2);
@@ -386,13 +388,7 @@ void test_random(Bench &b, unsigned cycles)
 void test_launch_after_walk(Bench &b)
 {
 	H &h = b.h;
-	Bench::In in;
-	in.wr = true;
-	in.wr_warp = 0;
-	in.wr_reg = 1;
-	in.wr_mask = ~0u;
-	in.wr_data = b.random_row();
-	CHECK(h, b.cycle(in).wr, "row write accepted");
+	CHECK(h, b.cycle(b.write_req(0, 1, ~0u)).wr, "row write accepted");
 	unsigned waited = 0;
 	Bench::In t;
 	t.tbl = true;
@@ -404,44 +400,25 @@ void test_launch_after_walk(Bench &b)
 	CHECK(h, waited == PARTS - 1, "launch waited %u cycles, expected %u", waited, PARTS - 1);
 	for (unsigned i = 0; i < 100 && h.top->clr_busy_o; i++)
 		b.idle(1);
-	Bench::In r;
-	r.req = true;
-	r.req_warp = NW - 1;
-	r.src[0] = 0, r.src[1] = 3, r.src[2] = 1;
-	r.tag = 77;
-	while (!b.cycle(r).req) {
-	}
+	b.read(NW - 1, 0, 3, 1, 77);
 	b.idle(3 * PARTS + 10);
 	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
 
 	// A launch and a row write offered in the same cycle: the launch goes, the write waits
 	// for the clear (a walk must not run into it), then reads of both warps see both.
-	Bench::In both;
+	Bench::In both = b.write_req(0, 2, ~0u);
 	both.tbl = true;
 	both.tbl_warp = NW - 1;
 	both.tbl_base = WROWS - 8;
 	both.tbl_nregs = 8;
-	both.wr = true;
-	both.wr_warp = 0;
-	both.wr_reg = 2;
-	both.wr_mask = ~0u;
-	both.wr_data = b.random_row();
 	auto f = b.cycle(both);
 	CHECK(h, f.tbl && (PARTS == 1 || !f.wr), "launch %d, row write %d in the same cycle", f.tbl, f.wr);
 	both.tbl = false;
 	for (unsigned i = 0; i < 100 && !f.wr; i++)
 		f = b.cycle(both);
 	CHECK(h, f.wr, "row write accepted after the clear");
-	Bench::In r2;
-	r2.req = true;
-	r2.req_warp = 0;
-	r2.src[0] = 2, r2.src[1] = 1, r2.src[2] = RZ;
-	while (!b.cycle(r2).req) {
-	}
-	r2.req_warp = NW - 1;
-	r2.src[0] = 7;
-	while (!b.cycle(r2).req) {
-	}
+	b.read(0, 2, 1, RZ, 0);
+	b.read(NW - 1, 7, 1, RZ, 0);
 	b.idle(3 * PARTS + 10);
 	CHECK(h, b.pending.empty(), "%zu responses missing", b.pending.size());
 }
