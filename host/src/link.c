@@ -950,6 +950,26 @@ static void drop_frames(struct wg_link *l, uint32_t n)
 	}
 }
 
+/*
+ * The wait before try `tries` + 1 of a retransmission, a NAK or a HELLO: rto, doubled for each
+ * try without progress, at most WGL_BACKOFF_MAX doublings. A peer that is alive but slower than
+ * rto (a simulated board in its first cycles, a loaded machine) is not flooded with copies of a
+ * window it is still taking in, and gets max_retries waits that grow to 2^WGL_BACKOFF_MAX rto.
+ */
+static uint64_t rto_for(const struct wg_link *l, uint32_t tries)
+{
+	return l->p.rto << (tries < WGL_BACKOFF_MAX ? tries : WGL_BACKOFF_MAX);
+}
+
+uint64_t wg_link_retry_span(uint64_t rto, uint32_t max_retries)
+{
+	uint64_t t = 0;
+
+	for (uint32_t i = 0; i <= max_retries; i++)
+		t += rto << (i < WGL_BACKOFF_MAX ? i : WGL_BACKOFF_MAX);
+	return t;
+}
+
 static void go_back(struct wg_link *l)
 {
 	if (++l->retries > l->p.max_retries) {
@@ -982,7 +1002,7 @@ static void got_ack(struct wg_link *l, const struct wg_link_frame *f, uint32_t a
 /* A gap before `got`: ask for rcv_nxt again, once per rto. */
 static void want_nak(struct wg_link *l, uint32_t got)
 {
-	if (l->nak_active && l->nak_from == l->rcv_nxt && l->now - l->t_nak < l->p.rto)
+	if (l->nak_active && l->nak_from == l->rcv_nxt && l->now - l->t_nak < rto_for(l, l->nak_tries))
 		return;
 	l->nak_due = 1;
 	l->nak_active = 1;
@@ -1534,17 +1554,18 @@ int wg_link_poll(struct wg_link *l, uint64_t now)
 	l->now = now;
 	if (l->failed)
 		return l->failed;
-	if (!l->up && l->p.role == WGL_ROLE_HOST && !l->hello_due && now - l->t_hello >= l->p.rto) {
+	if (!l->up && l->p.role == WGL_ROLE_HOST && !l->hello_due &&
+	    now - l->t_hello >= rto_for(l, l->hello_tries)) {
 		if (++l->hello_tries > l->p.max_retries)
 			report(l, WGL_E_RETRY, NULL, l->p.max_retries, l->hello_tries, 1);
 		else
 			l->hello_due = 1;
 	}
-	if (l->up && l->snd_tx != l->snd_una && now - l->t_retx >= l->p.rto) {
+	if (l->up && l->snd_tx != l->snd_una && now - l->t_retx >= rto_for(l, l->retries)) {
 		l->st.timeouts++;
 		go_back(l);
 	}
-	if (l->up && l->nak_active && now - l->t_nak >= l->p.rto) {
+	if (l->up && l->nak_active && now - l->t_nak >= rto_for(l, l->nak_tries)) {
 		if (++l->nak_tries > l->p.max_retries) {
 			report(l, WGL_E_RETRY, NULL, l->p.max_retries, l->nak_tries, 1);
 		} else {

@@ -174,11 +174,16 @@ struct wg_link_rec {
 /* 0 to go on; a negative code fails the link with that code. */
 typedef int (*wg_link_rec_fn)(void *arg, const struct wg_link_rec *r);
 
+/* Doublings of rto at most between tries without progress (wg_link_params.rto). */
+#define WGL_BACKOFF_MAX 3u
+
 struct wg_link_params {
 	unsigned role;         /* WGL_ROLE_HOST (sends commands) or WGL_ROLE_GPU (sends events) */
 	uint32_t max_payload;  /* largest payload received and sent; 0: WGL_PAYLOAD_MAX */
 	uint32_t window;       /* data frames sent and not yet acknowledged, at most; 0: 16 */
-	uint64_t rto;          /* retransmission timeout, in wg_link_poll's time unit; 0: 100000 */
+	uint64_t rto;          /* first retransmission timeout, in wg_link_poll's time unit; 0: 100000.
+	                        * Each further try without progress waits twice as long as the one
+	                        * before, up to 2^WGL_BACKOFF_MAX rto (retransmissions, NAKs, HELLOs). */
 	uint32_t max_retries;  /* timeouts or NAKs in a row without progress before WG_ELINK; 0: 8 */
 	struct wg_link_info build; /* GPU role: the build parameters its HELLO announces */
 	wg_link_rec_fn on_rec;
@@ -197,7 +202,12 @@ struct wg_link_stats {
 
 struct wg_link;
 
-/* The host side sends HELLO at once (wg_link_tx_next) and repeats it every rto until the GPU answers. */
+/* How long a link with these rto and max_retries keeps trying without progress before it fails
+ * (RETRY): the sum of its max_retries + 1 growing waits. */
+uint64_t wg_link_retry_span(uint64_t rto, uint32_t max_retries);
+
+/* The host side sends HELLO at once (wg_link_tx_next) and repeats it after rto, 2 rto, 4 rto, ...
+ * (see wg_link_params.rto) until the GPU answers. */
 int wg_link_create(struct wg_link **l, const struct wg_link_params *p);
 void wg_link_destroy(struct wg_link *l);
 

@@ -992,7 +992,8 @@ static int board_resync(struct board *B, struct wg_err *err)
 			found |= B->q[B->qhead++].kind == WGGPU_EV_COUNTERS;
 		if (found)
 			return 0;
-		if (!rc && wg_board_now_us() - t0 > (uint64_t)WG_BOARD_RETRIES * WG_BOARD_RTO_US)
+		if (!rc && wg_board_now_us() - t0 >
+		                wg_link_retry_span(B->rto_ms ? (uint64_t)B->rto_ms * 1000 : WG_BOARD_RTO_US, WG_BOARD_RETRIES))
 			rc = WG_ETIMEOUT;
 	}
 	snprintf(err->msg, sizeof(err->msg), "board: resynchronising after the failed launch: %s",

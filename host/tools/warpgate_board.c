@@ -657,7 +657,9 @@ static int serve_rtl(struct rtl *r)
 			wgboard_run(r->core, CHUNK, 0);
 			if (rtl_read(r))
 				return 1;
-			if (r->eof || stop_signal || wgboard_rx_pending(r->core))
+			/* a timer that acted made bytes (a retransmission, a NAK): they go out before
+			 * the next timer runs, or every retry would expire unseen by the host */
+			if (r->eof || stop_signal || wgboard_rx_pending(r->core) || wgboard_tx_pending(r->core))
 				break;
 		}
 	}

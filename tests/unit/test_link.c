@@ -1362,11 +1362,95 @@ static void a_dead_wire_fails_the_link_after_the_retry_limit(void **state)
 	assert_int_equal(p->host_rep.reports[i].expected, 3);
 	assert_int_equal(p->host_rep.reports[i].actual, 4);
 	assert_int_equal(p->ncmds, 0);
-	/* Three retransmissions of all three frames, then the fourth timeout gave up. */
+	/* Three retransmissions of all three frames, after waits of 1, 2 and 4 rto; the fourth
+	 * timeout, 8 rto later, gave up. */
 	assert_int_equal(p->h2g.data_frames, 12);
-	assert_int_equal(p->now, 4 * RTO);
+	assert_int_equal(p->now, 15 * RTO);
+	assert_int_equal(p->now, wg_link_retry_span(RTO, 3));
 	pair_free(p);
 	wg_log_set_level(WG_LOG_ERROR);
+}
+
+/* A peer that is alive but slower than rto: the waits between go-backs grow (1, 2, 4 rto), so
+ * a link that a fixed rto would give up at 4 rto still gets through at 7 rto. */
+static void a_slow_peer_gets_growing_waits_and_progress_resets_them(void **state)
+{
+	struct pair *p;
+	struct wg_link_stats hs;
+	struct wg_link_cmd c = cfg_cmd(9);
+	uint64_t t;
+
+	(void)state;
+	p = pair_new(16, 3);
+	pump(p, 50);
+	/* Every data frame is lost until 5 rto: the first send and the go-backs at 1 and 3 rto. */
+	p->h2g.fault = F_DROP_ALL;
+	send_abc(p);
+	while (p->now < 5 * RTO && !wg_link_error(p->host))
+		pump(p, 1);
+	assert_int_equal(p->ncmds, 0);
+	p->h2g.fault = F_NONE;
+	pump(p, 100);
+	expect_abc_once_in_order(p);
+	wg_link_stats(p->host, &hs);
+	assert_int_equal(hs.timeouts, 3);
+	assert_int_equal(p->h2g.data_frames, 12); /* three frames, sent four times */
+	assert_int_equal(p->now, 7 * RTO);
+	/* The ACK was progress: a frame lost now is sent again after one rto, not eight. */
+	t = p->now;
+	p->h2g.fault = F_DROP;
+	p->h2g.fault_seq = 3;
+	p->h2g.hit = 0;
+	assert_int_equal(wg_link_put_cmd(p->host, &c), 0);
+	assert_int_equal(wg_link_flush(p->host), 0);
+	pump(p, 100);
+	assert_int_equal(wg_link_error(p->host), 0);
+	assert_int_equal(p->ncmds, 4);
+	assert_int_equal(p->cmds[3].c.addr, 9);
+	wg_link_stats(p->host, &hs);
+	assert_int_equal(hs.timeouts, 4);
+	assert_int_equal(p->now, t + RTO);
+	pair_free(p);
+}
+
+/* A gap whose NAKs are all lost: the receiver asks again after 1, 2 and 4 rto, then fails. */
+static void unanswered_naks_are_repeated_after_growing_waits(void **state)
+{
+	struct pair *p;
+	const uint8_t *f, *out;
+	uint8_t frames[3][256];
+	size_t lens[3], n;
+	unsigned k = 0, naks = 0;
+	uint64_t at[5] = { 0 }, t;
+
+	(void)state;
+	p = pair_new(16, 3);
+	pump(p, 50);
+	send_abc(p);
+	while (wg_link_tx_next(p->host, &f, &n) == 1) {
+		assert_true(k < 3 && n <= 256);
+		memcpy(frames[k], f, n);
+		lens[k++] = n;
+	}
+	assert_int_equal(k, 3);
+	/* A arrives, B is lost, C shows the gap; the GPU's NAKs go nowhere. */
+	assert_int_equal(wg_link_rx(p->gpu, frames[0], lens[0]), 0);
+	assert_int_equal(wg_link_rx(p->gpu, frames[2], lens[2]), 0);
+	for (t = p->now; t <= p->now + 40 * RTO && !wg_link_error(p->gpu); t += RTO) {
+		wg_link_poll(p->gpu, t);
+		while (wg_link_tx_next(p->gpu, &out, &n) == 1)
+			if (out[WGL_H_TYPE] == WGL_T_NAK && naks < 5)
+				at[naks++] = t - p->now;
+	}
+	assert_int_equal(naks, 4);
+	assert_int_equal(at[0], 0);
+	assert_int_equal(at[1], RTO);
+	assert_int_equal(at[2], 3 * RTO);
+	assert_int_equal(at[3], 7 * RTO);
+	assert_int_equal(wg_link_error(p->gpu), WG_ELINK);
+	assert_int_equal(t - RTO - p->now, 15 * RTO);
+	assert_int_equal(p->ncmds, 1);
+	pair_free(p);
 }
 
 static void an_unanswered_hello_fails_the_link(void **state)
@@ -1378,17 +1462,22 @@ static void an_unanswered_hello_fails_the_link(void **state)
 	const uint8_t *f;
 	size_t n;
 	unsigned hellos = 0;
+	uint64_t at[4] = { 0 }, t;
 
 	(void)state;
 	wg_log_set_level(WG_LOG_ERROR);
 	assert_int_equal(wg_link_create(&h, &hp), 0);
-	for (uint64_t t = 0; t <= 100 && !wg_link_error(h); t += 10) {
+	for (t = 0; t <= 200 && !wg_link_error(h); t += 10) {
 		wg_link_poll(h, t);
 		while (wg_link_tx_next(h, &f, &n) == 1)
-			hellos += f[WGL_H_TYPE] == WGL_T_HELLO;
+			if (f[WGL_H_TYPE] == WGL_T_HELLO && hellos < 4)
+				at[hellos++] = t;
 	}
-	/* HELLO at 0, again at 10 and 20, gave up at 30. */
+	/* HELLO at 0, again after 10 and 20 more, gave up 40 after that. */
 	assert_int_equal(hellos, 3);
+	assert_int_equal(at[1], 10);
+	assert_int_equal(at[2], 30);
+	assert_int_equal(t - 10, 70);
 	assert_int_equal(wg_link_error(h), WG_ELINK);
 	assert_int_equal(cap.reports[0].code, WGL_E_RETRY);
 	wg_link_destroy(h);
@@ -1529,6 +1618,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_lost_last_frame_is_resent_after_the_timeout, pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(a_lost_frame_is_found_from_the_next_link_frame, pair_setup, pair_teardown),
 		cmocka_unit_test(a_dead_wire_fails_the_link_after_the_retry_limit),
+		cmocka_unit_test(a_slow_peer_gets_growing_waits_and_progress_resets_them),
+		cmocka_unit_test(unanswered_naks_are_repeated_after_growing_waits),
 		cmocka_unit_test(an_unanswered_hello_fails_the_link),
 		cmocka_unit_test(the_window_bounds_the_frames_in_flight),
 		cmocka_unit_test_setup_teardown(an_ack_of_a_frame_never_sent_fails_the_link, pair_setup, pair_teardown),
