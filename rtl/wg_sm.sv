@@ -441,9 +441,21 @@ module wg_sm #(
     end
   end
 
+  // The SM's static inputs, registered: lane_en_i (the GPU's LANE_EN, which acts from the
+  // SM's next edge) and sm_id_i. Read through a register, the logic behind them (every lane's
+  // gating clamps, the S2R row) is not combinational in a top input, so a Verilated SM does
+  // not evaluate it again at every input change (docs/sm.md section 5).
+  logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_en_q;
+  logic [7:0]                     sm_id_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) lane_en_q <= '1;
+    else         lane_en_q <= lane_en_i;
+    sm_id_q <= sm_id_i;
+  end
+
   // Lanes taken out of use by the warp issue control (section 3) may sleep.
   assign pg_may_sleep = ~pg_in_use_o;
-  assign pg_on        = pg_ctrl_on & lane_en_i;
+  assign pg_on        = pg_ctrl_on & lane_en_q;
 
   logic [NUM_SIMD*48-1:0] pg_unit_sleep_cnt, pg_unit_events;
   logic [47:0]            pg_core_sleep_cnt, pg_core_events, pg_core_wstall;
@@ -943,7 +955,7 @@ module wg_sm #(
     .cta_id_i   (cta_ids),
     .ntid_i     (ntid),
     .nctaid_i   (nctaid),
-    .sm_id_i    (sm_id_i),
+    .sm_id_i    (sm_id_q),
     .clock_i    (clock_q),
     .rd_en_i    (sr_en),
     .rd_warp_i  (sr_warp),
