@@ -443,12 +443,13 @@ module wg_gpu #(
                      fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0) ||
                      pg_busy_s;  // the power-gating histogram engines
     // Outside target time, the SM is also clocked while its power-gating sweep or close is
-    // in progress (pgw; target time waits for it), and for a histogram page (one edge per bin).
+    // in progress (pgw; target time waits for it). A histogram page gives an edge per bin to
+    // the SM's histogram read clock only (u_hist_gate below).
     logic hist_tick, pg_rd_s;
     assign hist_tick = rd_act_q && rd_hist_q && 32'(rd_sm_q) == s;
     assign pg_rd_s   = rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s;
     logic pgw_need;
-    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw_need || hist_tick;
+    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw_need;
 
     // Power-gating work (docs/gpu.md section 4.3): after reset, and after a PG_CTRL write with
     // the close or clear strobe, the SM gets edges until its histogram engines are idle. The
@@ -497,6 +498,16 @@ module wg_gpu #(
     );
     assign sm_tick[s] = tick_s;
 
+    // The SM's histogram read clock: its own edges, and one per bin of a histogram page. A
+    // page read clocks only the SM's histogram RAMs' read ports, not the SM.
+    logic clk_hist_s, hist_en_unused;
+    wg_clk_gate u_hist_gate (
+      .clk_i (clk_i),
+      .en_i  (gate_en || hist_tick),
+      .clk_o (clk_hist_s),
+      .en_o  (hist_en_unused)
+    );
+
     wg_sm #(
       .NUM_WARPS  (NUM_WARPS),
       .SIMD_WIDTH (SIMD_WIDTH),
@@ -516,6 +527,7 @@ module wg_gpu #(
       .RETIRE_EN  (RETIRE_EN)
     ) u_sm (
       .clk_i             (clk_sm_s),
+      .clk_hist_i        (clk_hist_s),
       .rst_ni            (sm_rst_n),
       .sm_id_i           (8'(s)),
       .cfg_we_i          (do_cfg && sel[s]),
@@ -853,7 +865,8 @@ module wg_gpu #(
   // Power-gating pages (docs/gpu.md section 4.3): one reader for all SMs, into one
   // snapshot register. A counter page reads the SM's combinational counter port at
   // rd_base + i in link cycle i (26 cycles); a histogram page reads bin rd_base + i with
-  // the SM edge at the end of link cycle i and takes it one cycle later (53 cycles).
+  // the edge of the SM's histogram clock at the end of link cycle i and takes it one cycle
+  // later (53 cycles).
   // ---------------------------------------------------------------------------
   logic [CNT_W-1:0] pgs_q;
   logic             cnt_pg_q;          // the pending snapshot is a power-gating page
@@ -945,7 +958,7 @@ module wg_gpu #(
   assign cycle_o   = cycle_q;
   assign grant_o   = grant_q;
   // Something moves without a command: target time, or SM edges outside it (power-gating
-  // sweeps and closes, histogram pages). A top may skip the cycles where this and every
+  // sweeps and closes), or histogram-clock edges (histogram pages). A top may skip the cycles where this and every
   // other sign of activity are low (sim/wggpu.cpp, wg_board_core).
   assign running_o = run || pgw_any || rd_act_q;
   assign error_o   = err_q;

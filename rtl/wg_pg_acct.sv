@@ -35,6 +35,9 @@
 // clear_i (and reset) zero everything; the histogram RAM is swept, one bin per cycle, while
 // busy_o is high and ready_o low (the owner starts counting, en_i, once ready_o is high). The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
 // later) is meant for when busy_o is low: while the engine runs it has the RAM's read port.
+// The RAM's read port runs on clk_rd_i, which must have an edge at every edge of clk_i (the
+// engine reads through it) and may have more: a histogram read needs only clk_rd_i edges, so
+// an owner can read the bins out with clk_i off (wg_ram_1r1w_2c).
 // The lane counters are outputs (active_o .. events_o, all lanes) and, one at a time, a
 // combinational read port (rd_re_i, rd_lane_i, rd_k_i: 0 active, 1 idle, 2 sleep, 3 wake,
 // 4 events -> rd_data_o, 0 for other k); an owner that only uses the port leaves the wide
@@ -52,6 +55,7 @@ module wg_pg_acct #(
   parameter int unsigned LIDX_W = (NUM_LANES > 1) ? $clog2(NUM_LANES) : 1
 ) (
   input  wire logic                       clk_i,
+  input  wire logic                       clk_rd_i,  // the histogram RAM's read port: clk_i's edges and more
   input  wire logic                       rst_ni,
   input  wire logic                       en_i,
   input  wire logic [2*NUM_LANES-1:0]     state_i,
@@ -239,12 +243,13 @@ module wg_pg_acct #(
     ram_raddr = p_fire ? HAW'(pick_len - 1'b1) : hist_raddr_i;
   end
 
-  wg_ram_1r1w #(.DEPTH(HIST_BINS), .WIDTH(BIN_W)) u_hist (
-    .clk_i, .rst_ni,
+  wg_ram_1r1w_2c #(.DEPTH(HIST_BINS), .WIDTH(BIN_W)) u_hist (
+    .clk_i  (clk_i),
+    .rclk_i (clk_rd_i),
+    .rst_ni,
     .we_i   (ram_we),
     .waddr_i(ram_waddr),
     .wdata_i(ram_wdata),
-    .wbe_i  (1'b1),
     .re_i   (ram_re),
     .raddr_i(ram_raddr),
     .rdata_o(ram_rdata)

@@ -40,6 +40,9 @@ module wg_sm #(
   parameter int unsigned NUM_CLS = 12
 ) (
   input  wire logic                          clk_i,
+  // The histogram read clock: an edge at every edge of clk_i, and the histogram readout's
+  // edges (pg_hist_re_i) while clk_i is off: reading the bins out does not clock the SM.
+  input  wire logic                          clk_hist_i,
   input  wire logic                          rst_ni,
   input  wire logic [7:0]                    sm_id_i,
 
@@ -119,7 +122,7 @@ module wg_sm #(
   output logic [63:0]                        pg_rdata_o,
   input  wire logic                          pg_hist_re_i,   // histogram read: unit x 1024 + L - 1
   input  wire logic [15:0]                   pg_hist_addr_i,
-  output logic [31:0]                        pg_hist_data_o, // the cycle after pg_hist_re_i
+  output logic [31:0]                        pg_hist_data_o, // after the clk_hist_i edge of pg_hist_re_i
   output logic                               pg_busy_o,      // histogram engines busy
   output logic [2*NUM_SIMD*SIMD_WIDTH-1:0]   pg_state_o,     // every lane's state this cycle (2 bits)
   output logic                               pg_count_o,     // this cycle is counted (the window)
@@ -516,6 +519,7 @@ module wg_sm #(
       .CNT_W     (48)
     ) u_acct (
       .clk_i        (clk_i),
+      .clk_rd_i     (clk_hist_i),
       .rst_ni       (rst_ni),
       .en_i         (pg_en),
       .state_i      (pg_state[u*2*SIMD_WIDTH +: 2*SIMD_WIDTH]),
@@ -541,7 +545,7 @@ module wg_sm #(
     );
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_hist_i) begin
     if (!rst_ni) pg_hist_unit_q <= 1'b0;
     else if (pg_hist_re_i) pg_hist_unit_q <= pg_hist_addr_i[10];
   end

@@ -35,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -45,6 +46,9 @@ template <class Top>
 class Harness {
 public:
 	Top *top;
+	// Called with clk_i's level each time the harness sets it: a top with a second clock that
+	// has an edge at every edge of clk_i (wg_pg_acct's clk_rd_i) drives it from here.
+	std::function<void(int)> also_clock;
 	std::mt19937_64 rng;
 
 	// name: for messages; the binary's own name when it has one (variants of
@@ -143,9 +147,13 @@ public:
 	void tick()
 	{
 		top->clk_i = 0;
+		if (also_clock)
+			also_clock(0);
 		top->eval();
 		dump();
 		top->clk_i = 1;
+		if (also_clock)
+			also_clock(1);
 		top->eval();
 		dump();
 		cycle_++;
@@ -174,6 +182,8 @@ public:
 	{
 		top->rst_ni = 0;
 		top->clk_i = 0;
+		if (also_clock)
+			also_clock(0);
 		top->eval();
 		ticks(cycles);
 		errors_seen_ = ctx_->errorCount(); // from power-up and reset: not failures

@@ -70,6 +70,8 @@ $(eval $(call rtl_test,test_ram,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/test_ra
 	-GDEPTH=100 -GWIDTH=32 -GEN_GRAIN=8 -CFLAGS "-DRAM_DEPTH=100 -DRAM_WIDTH=32 -DRAM_GRAIN=8"))
 $(eval $(call rtl_test,test_ram_word,wg_ram_1r1w,rtl/wg_ram_1r1w.sv,tests/rtl/test_ram.cpp,\
 	-GDEPTH=64 -GWIDTH=24 -GEN_GRAIN=0 -CFLAGS "-DRAM_DEPTH=64 -DRAM_WIDTH=24 -DRAM_GRAIN=0"))
+$(eval $(call rtl_test,test_ram_2c,wg_ram_1r1w_2c,rtl/wg_ram_1r1w_2c.sv,tests/rtl/test_ram_2c.cpp,\
+	-GDEPTH=64 -GWIDTH=24 -CFLAGS "-DRAM_DEPTH=64 -DRAM_WIDTH=24"))
 $(eval $(call rtl_test,test_isa_pkg,tb_isa_pkg,tests/rtl/tb_isa_pkg.sv,tests/rtl/test_isa_pkg.cpp,,\
 	$(RTL_DIR)/isa.o))
 
@@ -82,9 +84,9 @@ $(eval $(call rtl_test,test_decode_nofp,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test
 
 # Power-gating accounting (docs/power-gating.md section 4): the GTX480 SM's 32 lanes and 1024
 # bins; 8 lanes and 256 bins (an FPGA size).
-$(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
+$(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv,\
 	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=16 -GHIST_BINS=1024 -CFLAGS "-DPG_LANES=16 -DPG_BINS=1024"))
-$(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv,\
+$(eval $(call rtl_test,test_pg_acct_small,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv,\
 	tests/rtl/test_pg_acct.cpp,-GNUM_LANES=8 -GHIST_BINS=256 -CFLAGS "-DPG_LANES=8 -DPG_BINS=256"))
 # Power-gating controllers (docs/power-gating.md section 2): 2 units x 4 lanes, directed.
 $(eval $(call rtl_test,test_pg_ctrl,wg_pg_ctrl,rtl/wg_pg_ctrl.sv,tests/rtl/test_pg_ctrl.cpp,\
@@ -184,8 +186,8 @@ rtl-lint-params:
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
-	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
-	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
+	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
 	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
 	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=1 -GQDEPTH=2
 	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=128 -GQDEPTH=8

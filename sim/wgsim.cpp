@@ -136,11 +136,13 @@ static inline void pgt_sample(wgsim *s)
 static void raw_tick(wgsim *s)
 {
 	s->top->clk_i = 0;
+	s->top->clk_hist_i = 0; // the histogram read clock: every SM edge
 	s->top->eval();
 	shadow_sample(s);
 	pgt_sample(s);
 	dump(s);
 	s->top->clk_i = 1;
+	s->top->clk_hist_i = 1; // the histogram read clock: every SM edge
 	s->top->eval();
 	dump(s);
 	s->cycle++;
@@ -235,6 +237,7 @@ static int cycle(wgsim *s)
 	t->ret_ready_i = 1;
 
 	t->clk_i = 0;
+	t->clk_hist_i = 0; // the histogram read clock: every SM edge
 	t->eval();
 	shadow_sample(s);
 	pgt_sample(s);
@@ -283,6 +286,7 @@ static int cycle(wgsim *s)
 	}
 
 	t->clk_i = 1;
+	t->clk_hist_i = 1; // the histogram read clock: every SM edge
 	t->eval();
 	dump(s);
 	s->cycle++;
@@ -391,9 +395,11 @@ void wgsim_reset(struct wgsim *s)
 	t->mrsp_valid_i = 0;
 	for (int i = 0; i < 4; i++) {
 		t->clk_i = 0;
+		t->clk_hist_i = 0; // the histogram read clock: every SM edge
 		t->eval();
 		dump(s);
 		t->clk_i = 1;
+		t->clk_hist_i = 1; // the histogram read clock: every SM edge
 		t->eval();
 		dump(s);
 		s->cycle++;

@@ -7,7 +7,9 @@
 //               cycles: per-lane counters and every histogram bin exact, nothing lost;
 //   stress:     every lane toggling on its own every few cycles: intervals are lost, and
 //               recorded + lost = all intervals, counters still exact;
-//   clear:      clear_i in the middle of a run zeroes every counter and bin.
+//   clear:      clear_i in the middle of a run zeroes every counter and bin;
+//   readout:    the bins read with clk_rd_i edges alone (clk_i off, as wg_gpu reads a page)
+//               equal the model's, and nothing else moves while clk_i is off.
 #include "Vwg_pg_acct.h"
 #include "harness.h"
 
@@ -344,14 +346,78 @@ void clear(H &h)
 	check_hist_exact(h, z, "after clear, counting again");
 }
 
+// The bins read through clk_rd_i edges alone, clk_i held low.
+std::vector<uint64_t> read_hist_rd_clock(H &h)
+{
+	auto *t = h.top;
+	std::vector<uint64_t> bins(BINS + 1, 0);
+	wait_idle(h);
+	t->clk_i = 0;
+	t->clk_rd_i = 0;
+	h.eval();
+	for (unsigned a = 0; a < BINS; a++) {
+		t->hist_re_i = 1;
+		t->hist_raddr_i = a;
+		h.eval();
+		t->clk_rd_i = 1;
+		h.eval();
+		bins[a + 1] = t->hist_rdata_o;
+		t->clk_rd_i = 0;
+		h.eval();
+	}
+	t->hist_re_i = 0;
+	h.eval();
+	return bins;
+}
+
+void readout(H &h)
+{
+	Model m;
+	unsigned st[L];
+	reset(h);
+	for (unsigned c = 0; c < 4000; c++) {
+		for (unsigned l = 0; l < L; l++)
+			st[l] = (c / (5 + l % 7)) % 3 ? IDLE : ((c / 11) % 2 ? SLEEP : ACTIVE);
+		drive(h, m, true, st, c == 3999);
+	}
+	auto *t = h.top;
+	std::vector<uint64_t> bins = read_hist_rd_clock(h);
+	unsigned bad = 0, nonzero = 0;
+	for (unsigned b = 1; b <= BINS; b++) {
+		nonzero += bins[b] != 0;
+		if (bins[b] != m.hist[b] && bad++ < 5)
+			CHECK(h, false, "readout: bin %u read with clk_rd_i alone holds %llu, expected %llu", b,
+			      (unsigned long long)bins[b], (unsigned long long)m.hist[b]);
+	}
+	CHECK(h, bad == 0, "readout: %u bins differ", bad);
+	CHECK(h, nonzero >= 3, "readout: only %u bins hold intervals: the phase tests nothing", nonzero);
+	// clk_i off: lanes changing state with en_i high move nothing, however many read edges.
+	t->en_i = 1;
+	for (unsigned i = 0; i < 64; i++) {
+		t->state_i = (i & 1) ? ~0ull : 0;
+		t->hist_re_i = 1;
+		t->hist_raddr_i = i % BINS;
+		t->clk_rd_i = 1;
+		h.eval();
+		t->clk_rd_i = 0;
+		h.eval();
+	}
+	t->en_i = 0;
+	t->hist_re_i = 0;
+	check_counters(h, m, "readout: after read edges with clk_i off");
+	check_hist_exact(h, m, "readout: after read edges with clk_i off");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	H h(argc, argv, "test_pg_acct", 50000000);
+	h.also_clock = [&h](int v) { h.top->clk_rd_i = v; };
 	directed(h);
 	simd(h);
 	stress(h);
 	clear(h);
+	readout(h);
 	return h.finish();
 }
