@@ -133,16 +133,21 @@ static inline void pgt_sample(wgsim *s)
 		s->pgt.push_back(s->top->pgt_rec_o);
 }
 
+/* The SM's clock and its histogram read clock, which has an edge at every SM edge (wg_sm). */
+static inline void set_clk(Vwg_sm *t, int v)
+{
+	t->clk_i = v;
+	t->clk_hist_i = v;
+}
+
 static void raw_tick(wgsim *s)
 {
-	s->top->clk_i = 0;
-	s->top->clk_hist_i = 0; // the histogram read clock: every SM edge
+	set_clk(s->top, 0);
 	s->top->eval();
 	shadow_sample(s);
 	pgt_sample(s);
 	dump(s);
-	s->top->clk_i = 1;
-	s->top->clk_hist_i = 1; // the histogram read clock: every SM edge
+	set_clk(s->top, 1);
 	s->top->eval();
 	dump(s);
 	s->cycle++;
@@ -236,8 +241,7 @@ static int cycle(wgsim *s)
 	t->done_ready_i = 1;
 	t->ret_ready_i = 1;
 
-	t->clk_i = 0;
-	t->clk_hist_i = 0; // the histogram read clock: every SM edge
+	set_clk(t, 0);
 	t->eval();
 	shadow_sample(s);
 	pgt_sample(s);
@@ -285,8 +289,7 @@ static int cycle(wgsim *s)
 		s->retires.push_back(r);
 	}
 
-	t->clk_i = 1;
-	t->clk_hist_i = 1; // the histogram read clock: every SM edge
+	set_clk(t, 1);
 	t->eval();
 	dump(s);
 	s->cycle++;
@@ -394,12 +397,10 @@ void wgsim_reset(struct wgsim *s)
 	t->cta_valid_i = 0;
 	t->mrsp_valid_i = 0;
 	for (int i = 0; i < 4; i++) {
-		t->clk_i = 0;
-		t->clk_hist_i = 0; // the histogram read clock: every SM edge
+		set_clk(t, 0);
 		t->eval();
 		dump(s);
-		t->clk_i = 1;
-		t->clk_hist_i = 1; // the histogram read clock: every SM edge
+		set_clk(t, 1);
 		t->eval();
 		dump(s);
 		s->cycle++;

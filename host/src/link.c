@@ -956,9 +956,14 @@ static void drop_frames(struct wg_link *l, uint32_t n)
  * rto (a simulated board in its first cycles, a loaded machine) is not flooded with copies of a
  * window it is still taking in, and gets max_retries waits that grow to 2^WGL_BACKOFF_MAX rto.
  */
+static uint64_t backoff(uint64_t rto, uint32_t tries)
+{
+	return rto << (tries < WGL_BACKOFF_MAX ? tries : WGL_BACKOFF_MAX);
+}
+
 static uint64_t rto_for(const struct wg_link *l, uint32_t tries)
 {
-	return l->p.rto << (tries < WGL_BACKOFF_MAX ? tries : WGL_BACKOFF_MAX);
+	return backoff(l->p.rto, tries);
 }
 
 uint64_t wg_link_retry_span(uint64_t rto, uint32_t max_retries)
@@ -966,7 +971,7 @@ uint64_t wg_link_retry_span(uint64_t rto, uint32_t max_retries)
 	uint64_t t = 0;
 
 	for (uint32_t i = 0; i <= max_retries; i++)
-		t += rto << (i < WGL_BACKOFF_MAX ? i : WGL_BACKOFF_MAX);
+		t += backoff(rto, i);
 	return t;
 }
 

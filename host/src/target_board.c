@@ -506,6 +506,12 @@ struct board {
 	uint64_t connections;
 };
 
+/* The link's retransmission timeout in microseconds: rto_ms, or the default. */
+static uint64_t board_rto_us(const struct board *B)
+{
+	return B->rto_ms ? (uint64_t)B->rto_ms * 1000 : WG_BOARD_RTO_US;
+}
+
 static void stats_add(struct wg_link_stats *a, const struct wg_link_stats *b)
 {
 	a->tx_frames += b->tx_frames;
@@ -902,7 +908,7 @@ static int board_open(struct board *B, struct wg_err *err)
 	p.link.role = WGL_ROLE_HOST;
 	p.link.max_payload = B->max_payload;
 	p.link.window = B->window;
-	p.link.rto = B->rto_ms ? (uint64_t)B->rto_ms * 1000 : WG_BOARD_RTO_US;
+	p.link.rto = board_rto_us(B);
 	p.link.max_retries = WG_BOARD_RETRIES;
 	p.link.on_rec = on_event;
 	p.link.arg = B;
@@ -992,8 +998,7 @@ static int board_resync(struct board *B, struct wg_err *err)
 			found |= B->q[B->qhead++].kind == WGGPU_EV_COUNTERS;
 		if (found)
 			return 0;
-		if (!rc && wg_board_now_us() - t0 >
-		                wg_link_retry_span(B->rto_ms ? (uint64_t)B->rto_ms * 1000 : WG_BOARD_RTO_US, WG_BOARD_RETRIES))
+		if (!rc && wg_board_now_us() - t0 > wg_link_retry_span(board_rto_us(B), WG_BOARD_RETRIES))
 			rc = WG_ETIMEOUT;
 	}
 	snprintf(err->msg, sizeof(err->msg), "board: resynchronising after the failed launch: %s",

@@ -108,7 +108,21 @@ void wait_idle(H &h)
 	CHECK(h, h.wait_until([&] { return !t->busy_o; }, 5 * L + 2 * BINS + 10), "busy_o stays high");
 }
 
-std::vector<uint64_t> read_hist(H &h)
+// An edge of clk_rd_i alone, clk_i held low (as wg_gpu reads a histogram page).
+void rd_edge(H &h)
+{
+	auto *t = h.top;
+	t->clk_i = 0;
+	t->clk_rd_i = 0;
+	h.eval();
+	t->clk_rd_i = 1;
+	h.eval();
+	t->clk_rd_i = 0;
+	h.eval();
+}
+
+// Every bin, read with whole clock cycles or, with rd_clock_only, with clk_rd_i edges alone.
+std::vector<uint64_t> read_hist(H &h, bool rd_clock_only = false)
 {
 	auto *t = h.top;
 	std::vector<uint64_t> bins(BINS + 1, 0);
@@ -116,10 +130,14 @@ std::vector<uint64_t> read_hist(H &h)
 	for (unsigned a = 0; a < BINS; a++) {
 		t->hist_re_i = 1;
 		t->hist_raddr_i = a;
-		h.tick();
+		if (rd_clock_only)
+			rd_edge(h);
+		else
+			h.tick();
 		bins[a + 1] = t->hist_rdata_o; // address a holds bin a + 1
 	}
 	t->hist_re_i = 0;
+	h.eval();
 	return bins;
 }
 
@@ -346,30 +364,6 @@ void clear(H &h)
 	check_hist_exact(h, z, "after clear, counting again");
 }
 
-// The bins read through clk_rd_i edges alone, clk_i held low.
-std::vector<uint64_t> read_hist_rd_clock(H &h)
-{
-	auto *t = h.top;
-	std::vector<uint64_t> bins(BINS + 1, 0);
-	wait_idle(h);
-	t->clk_i = 0;
-	t->clk_rd_i = 0;
-	h.eval();
-	for (unsigned a = 0; a < BINS; a++) {
-		t->hist_re_i = 1;
-		t->hist_raddr_i = a;
-		h.eval();
-		t->clk_rd_i = 1;
-		h.eval();
-		bins[a + 1] = t->hist_rdata_o;
-		t->clk_rd_i = 0;
-		h.eval();
-	}
-	t->hist_re_i = 0;
-	h.eval();
-	return bins;
-}
-
 void readout(H &h)
 {
 	Model m;
@@ -381,7 +375,7 @@ void readout(H &h)
 		drive(h, m, true, st, c == 3999);
 	}
 	auto *t = h.top;
-	std::vector<uint64_t> bins = read_hist_rd_clock(h);
+	std::vector<uint64_t> bins = read_hist(h, true);
 	unsigned bad = 0, nonzero = 0;
 	for (unsigned b = 1; b <= BINS; b++) {
 		nonzero += bins[b] != 0;
@@ -397,10 +391,7 @@ void readout(H &h)
 		t->state_i = (i & 1) ? ~0ull : 0;
 		t->hist_re_i = 1;
 		t->hist_raddr_i = i % BINS;
-		t->clk_rd_i = 1;
-		h.eval();
-		t->clk_rd_i = 0;
-		h.eval();
+		rd_edge(h);
 	}
 	t->en_i = 0;
 	t->hist_re_i = 0;
