@@ -226,18 +226,51 @@ module wg_warp_sched #(
   // ---------------------------------------------------------------------------
   // Predicate file.
   // ---------------------------------------------------------------------------
-  logic [31:0] pred_q [NW*8];
+  // Two LUT RAMs of NW x 8 words, one per write port (SETP write-back, PLOP at issue); per
+  // word a bit naming the RAM written last (lvt_q) and a bit saying it was written since the
+  // warp's launch (pv_q: an unwritten predicate reads 0, so a launch clears a warp's eight at
+  // once). A write merges its lanes into the word's current value (read at the write's
+  // address). As flip-flops with five 32:1 read multiplexers and two merging write ports the
+  // file was about half the scheduler's LUTs (docs/fpga.md section 3.2).
+  localparam int unsigned PW   = NW * 8;
+  localparam int unsigned PA_W = $clog2(PW);
+  (* ram_style = "distributed" *) logic [31:0] pram_wb_q [PW];
+  (* ram_style = "distributed" *) logic [31:0] pram_pl_q [PW];
+  logic [PW-1:0] lvt_q, pv_q;
+
+  function automatic logic [PA_W-1:0] paddr(input logic [LW_W-1:0] l, input logic [2:0] n);
+    paddr = PA_W'(32'(l) * 8 + 32'(n));
+  endfunction
+
+  // The current value of predicate word a.
+  function automatic logic [31:0] pget(input logic valid, input logic last_pl,
+                                       input logic [31:0] v_wb, input logic [31:0] v_pl);
+    pget = !valid ? 32'd0 : last_pl ? v_pl : v_wb;
+  endfunction
 
   function automatic logic [31:0] prd(input logic [31:0] p, input logic [2:0] n);
     prd = (n == 3'd7) ? 32'hFFFF_FFFF : p;
   endfunction
 
+  logic [PA_W-1:0] a_g, a_c, a_a, a_wb, a_pl;
+  logic [31:0]     p_g, p_c, p_a, p_wb, p_pl;
+  assign a_g  = paddr(pick_l, u.gp);
+  assign a_c  = paddr(pick_l, u.rc[2:0]);
+  assign a_a  = paddr(pick_l, u.ra[2:0]);
+  assign a_wb = paddr(loc(wb_warp_i), wb_preg_i);
+  assign a_pl = paddr(pick_l, u.rd[2:0]);
+  assign p_g  = pget(pv_q[a_g], lvt_q[a_g], pram_wb_q[a_g], pram_pl_q[a_g]);
+  assign p_c  = pget(pv_q[a_c], lvt_q[a_c], pram_wb_q[a_c], pram_pl_q[a_c]);
+  assign p_a  = pget(pv_q[a_a], lvt_q[a_a], pram_wb_q[a_a], pram_pl_q[a_a]);
+  assign p_wb = pget(pv_q[a_wb], lvt_q[a_wb], pram_wb_q[a_wb], pram_pl_q[a_wb]);
+  assign p_pl = pget(pv_q[a_pl], lvt_q[a_pl], pram_wb_q[a_pl], pram_pl_q[a_pl]);
+
   logic [31:0] guard, active, exec, psel, pa, pc2, pres;
   assign active = act_i[pick_w*32 +: 32];
-  assign guard  = prd(pred_q[32'(pick_l)*8 + 32'(u.gp)], u.gp) ^ {32{u.gneg}};
+  assign guard  = prd(p_g, u.gp) ^ {32{u.gneg}};
   assign exec   = active & guard;
-  assign psel   = prd(pred_q[32'(pick_l)*8 + 32'(u.rc[2:0])], u.rc[2:0]) ^ {32{u.rc[3]}};
-  assign pa     = prd(pred_q[32'(pick_l)*8 + 32'(u.ra[2:0])], u.ra[2:0]) ^ {32{u.ra[3]}};
+  assign psel   = prd(p_c, u.rc[2:0]) ^ {32{u.rc[3]}};
+  assign pa     = prd(p_a, u.ra[2:0]) ^ {32{u.ra[3]}};
   assign pc2    = psel;
   always_comb begin
     case (u.mod)
@@ -306,17 +339,34 @@ module wg_warp_sched #(
       ib_wr_q[loc(init_warp_i)] <= '0;
       seq_q[loc(init_warp_i)]   <= '0;
     end
-    // Predicates: SETP write-back, PLOP at issue, clear at launch.
-    if (wb_valid_i && wb_pwr_i && mine(wb_warp_i, cid_i)) begin
-      pred_q[32'(loc(wb_warp_i))*8 + 32'(wb_preg_i)] <=
-        (pred_q[32'(loc(wb_warp_i))*8 + 32'(wb_preg_i)] & ~wb_pexec_i) | (wb_pval_i & wb_pexec_i);
-    end
-    if (is_fire && is_plop && u.rd[2:0] != 3'd7) begin
-      pred_q[32'(pick_l)*8 + 32'(u.rd[2:0])] <=
-        (pred_q[32'(pick_l)*8 + 32'(u.rd[2:0])] & ~exec) | (pres & exec);
-    end
-    if (init_valid_i && mine(init_warp_i, cid_i)) begin
-      for (int p = 0; p < 8; p++) pred_q[32'(loc(init_warp_i))*8 + p] <= '0;
+  end
+
+  // Predicates: SETP write-back, PLOP at issue (both may come in one cycle; PLOP's is the
+  // later write of a word both write), clear at launch (wins over both).
+  logic pw_wb, pw_pl;
+  assign pw_wb = wb_valid_i && wb_pwr_i && mine(wb_warp_i, cid_i);
+  assign pw_pl = is_fire && is_plop && u.rd[2:0] != 3'd7;
+
+  always_ff @(posedge clk_i) begin
+    if (pw_wb) pram_wb_q[a_wb] <= (p_wb & ~wb_pexec_i) | (wb_pval_i & wb_pexec_i);
+    if (pw_pl) pram_pl_q[a_pl] <= (p_pl & ~exec) | (pres & exec);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pv_q <= '0;
+    end else begin
+      if (pw_wb) begin
+        pv_q[a_wb]  <= 1'b1;
+        lvt_q[a_wb] <= 1'b0;
+      end
+      if (pw_pl) begin
+        pv_q[a_pl]  <= 1'b1;
+        lvt_q[a_pl] <= 1'b1;
+      end
+      if (init_valid_i && mine(init_warp_i, cid_i)) begin
+        for (int p = 0; p < 8; p++) pv_q[paddr(loc(init_warp_i), 3'(p))] <= 1'b0;
+      end
     end
   end
 

@@ -1,10 +1,12 @@
 // test_warp_sched: wg_warp_sched (built with NUM_WARPS=8, NUM_SIMD=1 by sim/sm.mk).
 //   LRR and GTO pick order over ready warps; a read-after-write hazard holds
 //   the reader until the write-back clears the scoreboard; a predicate guard
-//   forms the execution mask.
+//   forms the execution mask; the predicate file against a model (SETP write-backs,
+//   PLOP at issue, both in one cycle, launch clears).
 #include "Vwg_warp_sched.h"
 #include "harness.h"
 
+#include <cstdlib>
 #include <vector>
 
 // uop_t of rtl/wg_sm_pkg.sv, fields from the most significant end.
@@ -85,6 +87,120 @@ struct T {
 		return order;
 	}
 };
+
+// The predicate file against a model: every cycle a random SETP write-back (lanes merged
+// under wb_pexec_i) and now and then a launch of a random warp; instructions issued one at a
+// time, each a PLOP (its result merged under the execution mask) or a probe, and every issue's
+// execution mask (guard), SEL lanes (psel) and PLOP lanes (pval) checked against the model. A
+// write-back and a PLOP may write the same word in one cycle (the PLOP's is the later write),
+// a launch in the same cycle clears the warp's eight predicates after both.
+static const unsigned OP_PLOP = 22; // wg_isa_pkg::OP_PLOP
+
+static uint32_t rnd32() { return ((uint32_t)rand() << 16) ^ (uint32_t)rand(); }
+
+static void pred_file_test(wg::Harness<Vwg_warp_sched> &h, T &t)
+{
+	uint32_t model[8][8] = {};
+	uint32_t act[8];
+	auto rd = [&](unsigned w, unsigned n) { return n == 7 ? 0xFFFFFFFFu : model[w][n]; };
+	srand(7);
+	h.top->halt_i = 1;
+	h.top->sched_gto_i = 0;
+	for (unsigned w = 0; w < 8; w++) {
+		t.init(w);
+		for (unsigned n = 0; n < 8; n++)
+			model[w][n] = 0;
+		act[w] = rnd32() | 1;
+		h.top->act_i[w] = act[w];
+	}
+	h.top->halt_i = 0;
+	unsigned issues = 0, plops = 0, same_word = 0, clears = 0, mism = 0;
+	for (unsigned step = 0; step < 3000 && mism < 5; step++) {
+		unsigned w = rand() % 8;
+		bool plop = rand() % 2;
+		Uop u;
+		u.gp = rand() % 8;
+		u.gneg = rand() % 2;
+		u.ra = rand() % 16;
+		u.rc = rand() % 16;
+		u.mod = rand() % 3;
+		if (plop) {
+			u.op = OP_PLOP;
+			u.rd = rand() % 8;
+			u.wr_pd = 1;
+		}
+		t.push(w, u);
+		bool issued = false;
+		for (unsigned c = 0; c < 6 && !issued; c++) {
+			// A write-back this cycle (and maybe a launch of another warp).
+			bool wb = rand() % 2;
+			unsigned ww = rand() % 8, wp = rand() % 8;
+			if (plop && rand() % 4 == 0) {
+				ww = w;
+				wp = u.rd;
+			}
+			uint32_t wval = rnd32(), wexec = rnd32();
+			bool clr = rand() % 16 == 0;
+			unsigned cw = rand() % 8;
+			h.top->wb_valid_i = wb;
+			h.top->wb_pwr_i = wb;
+			h.top->wb_warp_i = ww;
+			h.top->wb_preg_i = wp;
+			h.top->wb_pval_i = wval;
+			h.top->wb_pexec_i = wexec;
+			h.top->wb_rmask_i = 0;
+			h.top->wb_pmask_i = 0;
+			h.top->init_valid_i = clr && cw != w;
+			h.top->init_warp_i = cw;
+			h.eval();
+			uint32_t plop_new = 0;
+			bool plop_wr = false;
+			if (h.top->is_valid_o && h.top->is_ready_i) {
+				issued = true;
+				issues++;
+				CHECK(h, h.top->is_warp_o == w, "issued warp %u, expected %u", h.top->is_warp_o, w);
+				uint32_t guard = rd(w, u.gp) ^ (u.gneg ? 0xFFFFFFFFu : 0);
+				uint32_t exec = act[w] & guard;
+				uint32_t pa = rd(w, u.ra & 7) ^ ((u.ra & 8) ? 0xFFFFFFFFu : 0);
+				uint32_t pc = rd(w, u.rc & 7) ^ ((u.rc & 8) ? 0xFFFFFFFFu : 0);
+				uint32_t res = u.mod == 0 ? (pa & pc) : u.mod == 1 ? (pa | pc) : (pa ^ pc);
+				bool ok = h.top->is_exec_o == exec && h.top->is_psel_o == pc;
+				if (plop)
+					ok = ok && h.top->is_pval_o == (res & exec);
+				if (!ok)
+					mism++;
+				CHECK(h, ok, "warp %u gp %u%s rc %u ra %u: exec %08x psel %08x pval %08x, model %08x %08x %08x", w,
+				      u.gp, u.gneg ? "!" : "", u.rc, u.ra, h.top->is_exec_o, h.top->is_psel_o, h.top->is_pval_o,
+				      exec, pc, res & exec);
+				if (plop && u.rd != 7) {
+					plop_wr = true;
+					plop_new = (model[w][u.rd] & ~exec) | (res & exec);
+				}
+			}
+			h.tick();
+			if (wb) // P7 too: it is stored, and reads as true
+				model[ww][wp] = (model[ww][wp] & ~wexec) | (wval & wexec);
+			if (plop_wr) {
+				plops++;
+				if (wb && ww == w && wp == u.rd)
+					same_word++;
+				model[w][u.rd] = plop_new;
+			}
+			if (clr && cw != w) {
+				clears++;
+				for (unsigned n = 0; n < 8; n++)
+					model[cw][n] = 0;
+			}
+		}
+		CHECK(h, issued, "step %u: the instruction of warp %u issued", step, w);
+		h.top->wb_valid_i = 0;
+		h.top->wb_pwr_i = 0;
+		h.top->init_valid_i = 0;
+	}
+	printf("predicate file: %u issues, %u PLOP writes (%u with a write-back to the same word), %u launches\n",
+	       issues, plops, same_word, clears);
+	CHECK(h, issues == 3000 && same_word > 20 && clears > 100, "the test reached its cases");
+}
 
 int main(int argc, char **argv)
 {
@@ -169,5 +285,7 @@ int main(int argc, char **argv)
 		h.tick();
 	}
 	CHECK(h, seen, "guarded instruction issued");
+
+	pred_file_test(h, t);
 	return h.finish();
 }
