@@ -425,7 +425,7 @@ module wg_gpu #(
     logic [12*32-1:0]            c_class;
     logic [31:0]                 c_idle, c_hazard, c_busy, c_bank, c_wr;
     logic [wg_sm_pkg::NUM_MEMCNT*32-1:0] c_mem;
-    logic                        pg_busy_s, pg_count_s;
+    logic                        pg_busy_s, pg_work_s, pg_count_s;
     logic [2*LANES-1:0]          pg_state_unused;
     logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] c_exec;
     // Warp issue control (docs/power-gating.md section 3): not read on the GPU top yet.
@@ -442,14 +442,17 @@ module wg_gpu #(
     assign need    = busy[s] || cta_valid || rsp_valid || mreq_valid || done_valid || ret_valid ||
                      fault_vld[s] || !gpu_ctrl_q || count_idle_q || (idle_cnt_q != '0) ||
                      pg_busy_s;  // the power-gating histogram engines
-    // Outside target time, the SM is also clocked while its power-gating sweep or close is
-    // in progress (pgw; target time waits for it). A histogram page gives an edge per bin to
-    // the SM's histogram read clock only (u_hist_gate below).
+    // Outside target time, the SM's power-gating clock ticks while its power-gating sweep or
+    // close is in progress (pgw; target time waits for it), and the SM's clock with it only
+    // while the SM needs the edges (pgw_sm, below): a clear sweep alone runs on the
+    // power-gating clock. A histogram page gives an edge per bin to the SM's histogram read
+    // clock only (u_hist_gate below).
     logic hist_tick, pg_rd_s;
     assign hist_tick = rd_act_q && rd_hist_q && 32'(rd_sm_q) == s;
     assign pg_rd_s   = rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s;
-    logic pgw_need;
-    assign gate_en = !sm_rst_n || setup_tick || (run && need) || pgw_need;
+    logic pgw_need, pgw_sm, pg_gate_en;
+    assign gate_en    = !sm_rst_n || setup_tick || (run && need) || pgw_sm;
+    assign pg_gate_en = gate_en || pgw_need;
 
     // Power-gating work (docs/gpu.md section 4.3): after reset, and after a PG_CTRL write with
     // the close or clear strobe, the SM gets edges until its histogram engines are idle. The
@@ -471,6 +474,29 @@ module wg_gpu #(
     // Edges only while the work lasts: none once the engines are idle (an extra edge would
     // count in a window that has just opened).
     assign pgw_need = pgw_q && (pgw_cnt_q != '0 || pg_busy_s);
+    // Of these, the SM's clock ticks at the strobe's edges; while the SM's power-gating logic
+    // needs its edges (pg_work_s: pending intervals, their write-back, the trace, a controller
+    // state that changes at the next edge); while the SM is active or was within its last
+    // IDLE_HOLD edges or set-up writes (pq_q); and always with idle gating off or the clock
+    // register counting while idle. The rest, a histogram clear sweep of an idle SM, ticks the
+    // power-gating clock alone: the sweep and the controllers' delay counters (wg_sm) get the
+    // same edges as with the SM clocked, the controllers' states do not change on them, and an
+    // idle SM's other state does not change on idle edges (docs/gpu.md section 2.1), so
+    // nothing changes but the evaluation cost (docs/gpu.md section 4.3). With gating off the
+    // SM is clocked for the whole sweep as before, which test_gpu's comparison of gating on
+    // and off checks.
+    logic       sm_act;
+    logic [4:0] pq_q;
+    assign sm_act = busy[s] || mreq_valid || done_valid || ret_valid || fault_vld[s];
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || flush || !sm_rst_n) pq_q <= 5'(IDLE_HOLD);
+      else if (tick_s) begin
+        if (setup_tick || sm_act) pq_q <= 5'(IDLE_HOLD);
+        else if (pq_q != '0)      pq_q <= pq_q - 5'd1;
+      end
+    end
+    assign pgw_sm = pgw_need && (pgw_cnt_q != '0 || pg_work_s || sm_act || pq_q != '0 ||
+                                 !gpu_ctrl_q || count_idle_q);
 
     // Skipped cycles: target cycles of the window (pg_count_s) in which idle skipping stopped
     // this SM's clock; a clear starts a new window.
@@ -498,15 +524,36 @@ module wg_gpu #(
     );
     assign sm_tick[s] = tick_s;
 
-    // The SM's histogram read clock: its own edges, and one per bin of a histogram page. A
-    // page read clocks only the SM's histogram RAMs' read ports, not the SM.
+    // The SM's power-gating clock: the SM's edges, and those of a clear sweep that needs no
+    // SM edges (pgw_need without pgw_sm). It runs the sweep, the histogram RAMs' write ports
+    // and the power-gating controllers' delay counters.
+    logic clk_pg_s, pg_tick_s;
+    wg_clk_gate u_pg_gate (
+      .clk_i (clk_i),
+      .en_i  (pg_gate_en),
+      .clk_o (clk_pg_s),
+      .en_o  (pg_tick_s)
+    );
+
+    // The SM's histogram read clock: the power-gating clock's edges, and one per bin of a
+    // histogram page. A page read clocks only the SM's histogram RAMs' read ports, not the SM.
     logic clk_hist_s, hist_en_unused;
     wg_clk_gate u_hist_gate (
       .clk_i (clk_i),
-      .en_i  (gate_en || hist_tick),
+      .en_i  (pg_gate_en || hist_tick),
       .clk_o (clk_hist_s),
       .en_o  (hist_en_unused)
     );
+
+`ifndef SYNTHESIS
+    // An edge of the power-gating clock without the SM's comes only while the engines have no
+    // work that needs the SM's edges, and never during a set-up write (wg_pg_acct's contract).
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && sm_rst_n && pg_tick_s && !tick_s)
+        assert (!pg_work_s && !setup_tick && pgw_q)
+          else $error("wg_gpu: SM %0d: power-gating edge without an SM edge while the SM needs it", s);
+    end
+`endif
 
     wg_sm #(
       .NUM_WARPS  (NUM_WARPS),
@@ -527,6 +574,7 @@ module wg_gpu #(
       .RETIRE_EN  (RETIRE_EN)
     ) u_sm (
       .clk_i             (clk_sm_s),
+      .clk_pg_i          (clk_pg_s),
       .clk_hist_i        (clk_hist_s),
       .rst_ni            (sm_rst_n),
       .sm_id_i           (8'(s)),
@@ -599,6 +647,7 @@ module wg_gpu #(
       .pg_hist_addr_i    (hist_tick ? rd_haddr : 16'd0),
       .pg_hist_data_o    (pg_hd_all[s*32 +: 32]),
       .pg_busy_o         (pg_busy_s),
+      .pg_work_o         (pg_work_s),
       .pg_state_o        (pg_state_unused),
       .pg_count_o        (pg_count_s),
       .pg_in_use_o       (pg_in_use_unused),

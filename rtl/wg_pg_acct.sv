@@ -32,12 +32,23 @@
 // A slot whose bin is being written back is not picked in that cycle (a same-cycle read
 // and write of one address is undefined on iCE40 block RAM): its update starts one cycle
 // later and reads the written value.
-// clear_i (and reset) zero everything; the histogram RAM is swept, one bin per cycle, while
-// busy_o is high and ready_o low (the owner starts counting, en_i, once ready_o is high). The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
+// clear_i (and reset) zero everything; the histogram RAM is swept, one bin per edge of
+// clk_pg_i, while busy_o is high and ready_o low (the owner starts counting, en_i, once
+// ready_o is high). The histogram read port (hist_re_i/hist_raddr_i -> hist_rdata_o one cycle
 // later) is meant for when busy_o is low: while the engine runs it has the RAM's read port.
-// The RAM's read port runs on clk_rd_i, which must have an edge at every edge of clk_i (the
-// engine reads through it) and may have more: a histogram read needs only clk_rd_i edges, so
-// an owner can read the bins out with clk_i off (wg_ram_1r1w_2c).
+// Three clocks, gated copies of one clock (their edges coincide where they tick together):
+//   clk_i     the counting (t_q, lane states, runs, intervals) and the engine's P and W
+//             stages: every edge is one counted cycle when en_i is high;
+//   clk_pg_i  the clear sweep (clearing_q, clr_addr_q) and the RAM's write port: an edge at
+//             every edge of clk_i, and may have more while the sweep runs (sweep edges);
+//   clk_rd_i  the RAM's read port: an edge at every edge of clk_pg_i (the engine reads
+//             through it), and may have more (a histogram read needs only clk_rd_i edges).
+// So an owner can sweep the RAM with clk_i off (wg_gpu does after a clear: the SM is not
+// clocked for the sweep) and read the bins out with clk_i off (wg_ram_1r1w_2c). The owner's
+// part: clear_i is high only for one edge of clk_i with no other clk_pg_i edge in between
+// (as a strobe from a clk_i register is), and every edge of clk_pg_i without one of clk_i
+// comes while work_o is low (the engine's pending intervals and write-back need clk_i edges;
+// work_o is low during a sweep). Extra edges of clk_pg_i and clk_rd_i count nothing.
 // The lane counters are outputs (active_o .. events_o, all lanes) and, one at a time, a
 // combinational read port (rd_re_i, rd_lane_i, rd_k_i: 0 active, 1 idle, 2 sleep, 3 wake,
 // 4 events -> rd_data_o, 0 for other k); an owner that only uses the port leaves the wide
@@ -55,13 +66,15 @@ module wg_pg_acct #(
   parameter int unsigned LIDX_W = (NUM_LANES > 1) ? $clog2(NUM_LANES) : 1
 ) (
   input  wire logic                       clk_i,
-  input  wire logic                       clk_rd_i,  // the histogram RAM's read port: clk_i's edges and more
+  input  wire logic                       clk_pg_i,  // the sweep and the RAM's write port: clk_i's edges and more
+  input  wire logic                       clk_rd_i,  // the histogram RAM's read port: clk_pg_i's edges and more
   input  wire logic                       rst_ni,
   input  wire logic                       en_i,
   input  wire logic [2*NUM_LANES-1:0]     state_i,
   input  wire logic                       close_i,
   input  wire logic                       clear_i,
   output logic                            busy_o,
+  output logic                            work_o,    // busy with work that needs clk_i edges (not the sweep)
   output logic                            ready_o,   // the clear sweep is over: counting may start
   output logic      [NUM_LANES*CNT_W-1:0] active_o,
   output logic      [NUM_LANES*CNT_W-1:0] idle_o,
@@ -244,7 +257,7 @@ module wg_pg_acct #(
   end
 
   wg_ram_1r1w_2c #(.DEPTH(HIST_BINS), .WIDTH(BIN_W)) u_hist (
-    .clk_i  (clk_i),
+    .clk_i  (clk_pg_i),
     .rclk_i (clk_rd_i),
     .rst_ni,
     .we_i   (ram_we),
@@ -261,10 +274,19 @@ module wg_pg_acct #(
   logic             start_clear;
   assign start_clear = clear_i;
 
+  // The sweep, on clk_pg_i: one bin per edge from clear_i (or reset) on.
+  always_ff @(posedge clk_pg_i) begin
+    if (!rst_ni || start_clear) begin
+      clearing_q <= 1'b1;
+      clr_addr_q <= '0;
+    end else if (clearing_q) begin
+      clr_addr_q <= clr_addr_q + 1'b1;
+      if (clr_addr_q == HAW'(HIST_BINS - 1)) clearing_q <= 1'b0;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      clearing_q  <= 1'b1;
-      clr_addr_q  <= '0;
       w_v_q       <= 1'b0;
       w_addr_q    <= '0;
       w_cnt_q     <= '0;
@@ -274,8 +296,6 @@ module wg_pg_acct #(
       pend_q      <= '0;
       pend2_q     <= '0;
     end else if (start_clear) begin
-      clearing_q  <= 1'b1;
-      clr_addr_q  <= '0;
       w_v_q       <= 1'b0;
       over_cnt_q  <= '0;
       over_sum_q  <= '0;
@@ -283,10 +303,6 @@ module wg_pg_acct #(
       pend_q      <= '0;
       pend2_q     <= '0;
     end else begin
-      if (clearing_q) begin
-        clr_addr_q <= clr_addr_q + 1'b1;
-        if (clr_addr_q == HAW'(HIST_BINS - 1)) clearing_q <= 1'b0;
-      end
       w_v_q       <= p_fire;
       w_addr_q    <= HAW'(pick_len - 1'b1);
       w_cnt_q     <= match_cnt;
@@ -411,7 +427,8 @@ module wg_pg_acct #(
                            idl_q[rd_lane_i], slp_q[rd_lane_i], wak_q[rd_lane_i], evt_q[rd_lane_i]);
   end
 
-  assign busy_o       = clearing_q || (pend_q != '0) || w_v_q;  // pend2 only with pend
+  assign work_o       = (pend_q != '0) || w_v_q;  // pend2 only with pend
+  assign busy_o       = clearing_q || work_o;
   assign ready_o      = !clearing_q;
   assign over_count_o = over_cnt_q;
   assign over_sum_o   = over_sum_q;

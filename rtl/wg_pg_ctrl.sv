@@ -30,6 +30,15 @@
 // sleep), core sleep cycles, events, and core wake-up stall cycles (core_demand_i while the
 // core is not on). The lanes' own counters and histogram are in wg_pg_acct, fed from
 // lane_state_o (2 bits per lane: 0 active, 1 idle, 2 sleep, 3 wake).
+//
+// Two clocks, gated copies of one clock: the states (the lanes' and the core's, so every
+// output but the counters) on clk_i; the delay counters (idle, asleep and wake-up cycles) on
+// clk_pg_i, which has an edge at every edge of clk_i and may have more, at which clk_i is off
+// (wg_gpu sweeps an idle SM's histograms on such edges, docs/gpu.md section 4.3). At such an
+// edge the counters advance as at any other and no state may change: sync_o is high when a
+// state changes at the next edge, and the owner then gives clk_i that edge too. So the outputs
+// change only at edges of clk_i (the SM's logic behind them is evaluated only there), and the
+// controller behaves as if every edge of clk_pg_i were one of clk_i.
 `default_nettype none
 
 module wg_pg_ctrl #(
@@ -41,7 +50,9 @@ module wg_pg_ctrl #(
   parameter int unsigned NL = NUM_SIMD * SIMD_WIDTH
 ) (
   input  wire logic                      clk_i,
+  input  wire logic                      clk_pg_i,  // the delay counters: clk_i's edges and more
   input  wire logic                      rst_ni,
+  output logic                           sync_o,    // a state changes at the next edge: clk_i must tick
 
   // Run-time controls (docs/power-gating.md section 5).
   input  wire logic                      pol_lane_i,
@@ -145,15 +156,17 @@ module wg_pg_ctrl #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int l = 0; l < 32'(NL); l++) begin
-        st_q[l]  <= S_ON;
-        cnt_q[l] <= '0;
-      end
+      for (int l = 0; l < 32'(NL); l++) st_q[l] <= S_ON;
     end else begin
-      for (int l = 0; l < 32'(NL); l++) begin
-        st_q[l]  <= st_d[l];
-        cnt_q[l] <= cnt_d[l];
-      end
+      for (int l = 0; l < 32'(NL); l++) st_q[l] <= st_d[l];
+    end
+  end
+
+  always_ff @(posedge clk_pg_i) begin
+    if (!rst_ni) begin
+      for (int l = 0; l < 32'(NL); l++) cnt_q[l] <= '0;
+    end else begin
+      for (int l = 0; l < 32'(NL); l++) cnt_q[l] <= cnt_d[l];
     end
   end
 
@@ -244,13 +257,20 @@ module wg_pg_ctrl #(
   logic [CNT_W-1:0] csl_q, cev_q, cws_q;
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      core_q <= S_ON;
-      ccnt_q <= '0;
-    end else begin
-      core_q <= core_d;
-      ccnt_q <= ccnt_d;
-    end
+    if (!rst_ni) core_q <= S_ON;
+    else         core_q <= core_d;
+  end
+
+  always_ff @(posedge clk_pg_i) begin
+    if (!rst_ni) ccnt_q <= '0;
+    else         ccnt_q <= ccnt_d;
+  end
+
+  // A state changes at the next edge.
+  always_comb begin
+    sync_o = core_d != core_q;
+    for (int l = 0; l < 32'(NL); l++)
+      if (st_d[l] != st_q[l]) sync_o = 1'b1;
   end
 
   always_ff @(posedge clk_i) begin

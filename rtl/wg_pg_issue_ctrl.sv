@@ -22,6 +22,13 @@
 // at once: a slice ends when its cycle count reaches the current length.
 //
 // Counters (clear_i or reset zero them): cycles spent in each state, state changes.
+//
+// Two clocks, gated copies of one clock: the state (so split_o, unit_on_o, in_use_o, state_o)
+// on clk_i; the slice (its cycle count and busy lane-cycles) and the counters on clk_pg_i,
+// which has an edge at every edge of clk_i and may have more, at which clk_i is off (an idle
+// SM's histogram sweep, docs/gpu.md section 4.3). At such an edge the slice advances as at
+// any other and the state may not change: sync_o is high when it changes at the next edge,
+// and the owner then gives clk_i that edge too (as wg_pg_ctrl).
 `default_nettype none
 
 module wg_pg_issue_ctrl #(
@@ -33,7 +40,9 @@ module wg_pg_issue_ctrl #(
   parameter int unsigned ACC_W  = 16 + $clog2(LANES + 1)
 ) (
   input  wire logic                 clk_i,
+  input  wire logic                 clk_pg_i,        // slice and counters: clk_i's edges and more
   input  wire logic                 rst_ni,
+  output logic                      sync_o,          // the state changes at the next edge: clk_i must tick
   input  wire logic                 en_i,            // issue control on
   input  wire logic                 restart_i,       // a kernel starts: S1, new slice
   input  wire logic                 clear_i,         // zero the counters
@@ -113,13 +122,17 @@ module wg_pg_issue_ctrl #(
   logic [CNT_W-1:0] chg_q;
 
   always_ff @(posedge clk_i) begin
+    if (!rst_ni) state_q <= S1;
+    else         state_q <= state_d;
+  end
+  assign sync_o = state_d != state_q;
+
+  always_ff @(posedge clk_pg_i) begin
     if (!rst_ni) begin
-      state_q <= S1;
       cyc_q   <= '0;
       acc_q   <= '0;
       util_q  <= '0;
     end else begin
-      state_q <= state_d;
       if (restart_i || slice_end) begin
         cyc_q <= '0;
         acc_q <= '0;
@@ -131,7 +144,7 @@ module wg_pg_issue_ctrl #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_pg_i) begin
     if (!rst_ni || clear_i) begin
       for (int s = 0; s < 4; s++) st_cnt_q[s] <= '0;
       chg_q <= '0;

@@ -8,9 +8,9 @@
 //     when both run. A read and a write of one address at one edge return undefined data
 //     (old data in Verilator): callers must never do it; the assertion catches it.
 // Both families have block RAMs with independent port clocks (SB_RAM40_4K RCLK / WCLK,
-// RAMB18/36 read and write clocks). It is for a RAM that is read while its writer's clock is
-// off: wg_pg_acct's histogram, read out by the host through the SM's histogram clock
-// (docs/gpu.md section 4.3). In Verilator an edge of rclk_i alone evaluates the read
+// RAMB18/36 read and write clocks). It is for a RAM whose ports run while the SM's clock is
+// off: wg_pg_acct's histogram, written (swept) on the SM's power-gating clock and read out by
+// the host through the SM's histogram clock (docs/gpu.md section 4.3). In Verilator an edge of rclk_i alone evaluates the read
 // process only, not the writer's clock domain.
 //   - No reset: rst_ni only qualifies the assertions.
 `default_nettype none

@@ -40,7 +40,12 @@ module wg_sm #(
   parameter int unsigned NUM_CLS = 12
 ) (
   input  wire logic                          clk_i,
-  // The histogram read clock: an edge at every edge of clk_i, and the histogram readout's
+  // The power-gating clock: an edge at every edge of clk_i, and the edges of a histogram
+  // clear sweep while clk_i is off (pg_busy_o high, pg_work_o low). The sweep and the
+  // power-gating controllers' delay counters run on it, so they see the same edges whether or
+  // not the SM's clock runs for the sweep (docs/sm.md section 5).
+  input  wire logic                          clk_pg_i,
+  // The histogram read clock: an edge at every edge of clk_pg_i, and the histogram readout's
   // edges (pg_hist_re_i) while clk_i is off: reading the bins out does not clock the SM.
   input  wire logic                          clk_hist_i,
   input  wire logic                          rst_ni,
@@ -124,6 +129,7 @@ module wg_sm #(
   input  wire logic [15:0]                   pg_hist_addr_i,
   output logic [31:0]                        pg_hist_data_o, // after the clk_hist_i edge of pg_hist_re_i
   output logic                               pg_busy_o,      // histogram engines busy
+  output logic                               pg_work_o,      // power-gating work that needs clk_i edges (section 5)
   output logic [2*NUM_SIMD*SIMD_WIDTH-1:0]   pg_state_o,     // every lane's state this cycle (2 bits)
   output logic                               pg_count_o,     // this cycle is counted (the window)
   output logic [NUM_SIMD*SIMD_WIDTH-1:0] pg_in_use_o,   // lanes in use (warp issue control)
@@ -283,6 +289,7 @@ module wg_sm #(
   // instructions execute on unit 0 (execution pipe 1 sends them to pipe 0's unit).
   localparam bit PG_ISSUE = (NUM_SIMD == 2) && (SIMD_WIDTH >= 2);
   logic                         pg_issue_en, pg_compact, pg_restart;
+  logic                         pg_issue_sync, pg_ctrl_sync;  // a controller state changes at the next edge
   logic [NUM_SIMD-1:0]          pg_split, pg_unit_on;
   logic [NUM_SIMD*SIMD_WIDTH-1:0] lane_busy;
   assign pg_issue_en = cfg_q[5'(wg_sm_pkg::CFG_PG_ISSUE)][0];
@@ -298,7 +305,9 @@ module wg_sm #(
       .CNT_W      (48)
     ) u_pg_issue (
       .clk_i          (clk_i),
+      .clk_pg_i       (clk_pg_i),
       .rst_ni         (rst_ni),
+      .sync_o         (pg_issue_sync),
       .en_i           (pg_issue_en),
       .restart_i      (pg_restart),
       .clear_i        (1'b0),
@@ -318,7 +327,7 @@ module wg_sm #(
   end else begin : g_no_pg_issue
     // One SIMD unit (or 1-lane units): every lane in use, S1 throughout.
     logic [63:0] cyc_q;
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge clk_pg_i) begin
       if (!rst_ni) cyc_q <= '0;
       else cyc_q <= cyc_q + 64'd1;
     end
@@ -328,6 +337,7 @@ module wg_sm #(
     assign pg_in_use_o      = '1;
     assign cnt_pg_state_o   = {144'd0, cyc_q[47:0]};
     assign cnt_pg_changes_o = '0;
+    assign pg_issue_sync    = 1'b0;
     logic unused_pg;
     assign unused_pg = ^{pg_issue_en, pg_restart, lane_busy, cyc_q[63:48]};
   end
@@ -372,6 +382,17 @@ module wg_sm #(
 
   // ---------------------------------------------------------------------------
   // Power gating (docs/power-gating.md sections 2, 4, 5).
+  //
+  // clk_pg_i has every edge of clk_i and, while a histogram clear sweep runs, the sweep's
+  // edges when the GPU leaves the SM's clock off for it (docs/gpu.md section 4.3). On it run
+  // the accounting blocks' sweeps and the controllers' delay counters (wg_pg_ctrl: idle,
+  // asleep, wake-up cycles; wg_pg_issue_ctrl: the slice), which advance on idle cycles too:
+  // they see every edge the SM saw before the sweep had a clock of its own, so the
+  // power-gating state at the start of a window does not depend on which clock ran the
+  // sweep. The controllers' states stay on clk_i: pg_work_o asks for an SM edge whenever one
+  // changes at the next edge (sync_o), so their outputs, and the datapath behind them, change
+  // only at SM edges. The SM's other logic is idle during a sweep (the GPU clocks it while it
+  // is busy). Counting (pg_en) stays on clk_i: it is low during the sweep.
   // ---------------------------------------------------------------------------
   localparam int unsigned NL     = NUM_SIMD * SIMD_WIDTH;
   localparam int unsigned PG_CW  = 20;
@@ -382,7 +403,7 @@ module wg_sm #(
   logic [2*NL-1:0]     pg_state;
   logic                pgt_busy;      // lane-activity trace (below)
   logic [47:0]         pgt_lost;
-  logic [NUM_SIMD-1:0] pg_block, pg_stall, pg_unit_sleep, pg_acct_busy, pg_acct_ready;
+  logic [NUM_SIMD-1:0] pg_block, pg_stall, pg_unit_sleep, pg_acct_busy, pg_acct_work, pg_acct_ready;
   assign pg_ctl = cfg_q[5'(wg_sm_pkg::CFG_PG_CTRL)];
 
   // Close (bit 8) and clear (bit 9) are strobes of a PG_CTRL write. A close records the
@@ -471,7 +492,9 @@ module wg_sm #(
     .CNT_W      (48)
   ) u_pg_ctrl (
     .clk_i             (clk_i),
+    .clk_pg_i          (clk_pg_i),
     .rst_ni            (rst_ni),
+    .sync_o            (pg_ctrl_sync),
     .pol_lane_i        (pg_ctl[0]),
     .pol_unit_i        (pg_ctl[1]),
     .pol_core_i        (pg_ctl[2]),
@@ -519,6 +542,7 @@ module wg_sm #(
       .CNT_W     (48)
     ) u_acct (
       .clk_i        (clk_i),
+      .clk_pg_i     (clk_pg_i),
       .clk_rd_i     (clk_hist_i),
       .rst_ni       (rst_ni),
       .en_i         (pg_en),
@@ -526,6 +550,7 @@ module wg_sm #(
       .close_i      (pg_close_q && !pg_frozen_q),
       .clear_i      (pg_clear_q),
       .busy_o       (pg_acct_busy[u]),
+      .work_o       (pg_acct_work[u]),
       .ready_o      (pg_acct_ready[u]),
       .active_o     (pa_active_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
       .idle_o       (pa_idle_unused[u*SIMD_WIDTH*48 +: SIMD_WIDTH*48]),
@@ -553,6 +578,7 @@ module wg_sm #(
   localparam int unsigned PA_HIST_U1 = (NUM_SIMD > 1) ? 32 : 0;
   assign pg_hist_data_o = pg_hist_unit_q ? pa_hist[PA_HIST_U1 +: 32] : pa_hist[0 +: 32];
   assign pg_busy_o      = (|pg_acct_busy) || pgt_busy;
+  assign pg_work_o      = (|pg_acct_work) || pgt_busy || pg_ctrl_sync || pg_issue_sync;
   assign pg_state_o     = pg_state;
   assign pg_count_o     = pg_en;
 

@@ -102,6 +102,16 @@ gpu-lint:
 
 rtl-test:: gpu-test
 
+# Host time of one histogram clear sweep of the 15 SMs, idle gating on and off (docs/gpu.md 4.3).
+#   make bench-sweep [BENCH_SWEEP_N=5]
+BENCH_SWEEP_N ?= 5
+.PHONY: bench-sweep
+$(GPU_DIR)/bench_sweep: tests/rtl/bench_sweep.c $(LIB) $(RTL_LIBS)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Isim -o $@ $< $(LIB) $(LDLIBS)
+
+bench-sweep: $(GPU_DIR)/bench_sweep
+	$(GPU_DIR)/bench_sweep $(BENCH_SWEEP_N)
+
 # Whole-GPU simulation speed (GTX480: 15 SMs, host memory models) on BFS and matrix multiply.
 #   make bench-gpu [BENCH_GPU_SIZE=small|default]
 BENCH_GPU_SIZE ?= small

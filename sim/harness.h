@@ -46,8 +46,9 @@ template <class Top>
 class Harness {
 public:
 	Top *top;
-	// Called with clk_i's level each time the harness sets it: a top with a second clock that
-	// has an edge at every edge of clk_i (wg_pg_acct's clk_rd_i) drives it from here.
+	// Called with clk_i's level each time the harness sets it: a top with other clocks that
+	// have an edge at every edge of clk_i (wg_pg_acct's clk_pg_i and clk_rd_i, wg_pg_ctrl's
+	// clk_pg_i) drives them from here.
 	std::function<void(int)> also_clock;
 	std::mt19937_64 rng;
 

@@ -133,10 +133,14 @@ static inline void pgt_sample(wgsim *s)
 		s->pgt.push_back(s->top->pgt_rec_o);
 }
 
-/* The SM's clock and its histogram read clock, which has an edge at every SM edge (wg_sm). */
+/*
+ * The SM's clock, its power-gating clock and its histogram read clock, which have an edge at
+ * every SM edge (wg_sm); the single-SM model gives them no edges of their own.
+ */
 static inline void set_clk(Vwg_sm *t, int v)
 {
 	t->clk_i = v;
+	t->clk_pg_i = v;
 	t->clk_hist_i = v;
 }
 

@@ -9,7 +9,12 @@
 //               recorded + lost = all intervals, counters still exact;
 //   clear:      clear_i in the middle of a run zeroes every counter and bin;
 //   readout:    the bins read with clk_rd_i edges alone (clk_i off, as wg_gpu reads a page)
-//               equal the model's, and nothing else moves while clk_i is off.
+//               equal the model's, and nothing else moves while clk_i is off;
+//   sweep:      after a clear, the sweep runs on clk_pg_i edges alone (clk_i off, as wg_gpu
+//               sweeps an idle SM's histograms): ready_o rises after exactly PG_BINS of them,
+//               every bin is 0, and those edges (and more after the sweep) count nothing,
+//               with en_i high and lanes changing state; counting on clk_i then resumes
+//               from 0 and is exact.
 #include "Vwg_pg_acct.h"
 #include "harness.h"
 
@@ -108,15 +113,33 @@ void wait_idle(H &h)
 	CHECK(h, h.wait_until([&] { return !t->busy_o; }, 5 * L + 2 * BINS + 10), "busy_o stays high");
 }
 
-// An edge of clk_rd_i alone, clk_i held low (as wg_gpu reads a histogram page).
+// An edge of clk_rd_i alone, clk_i and clk_pg_i held low (as wg_gpu reads a histogram page).
 void rd_edge(H &h)
 {
 	auto *t = h.top;
 	t->clk_i = 0;
+	t->clk_pg_i = 0;
 	t->clk_rd_i = 0;
 	h.eval();
 	t->clk_rd_i = 1;
 	h.eval();
+	t->clk_rd_i = 0;
+	h.eval();
+}
+
+// An edge of clk_pg_i (with clk_rd_i, which has all its edges), clk_i held low (as wg_gpu
+// clocks an idle SM's sweep).
+void pg_edge(H &h)
+{
+	auto *t = h.top;
+	t->clk_i = 0;
+	t->clk_pg_i = 0;
+	t->clk_rd_i = 0;
+	h.eval();
+	t->clk_pg_i = 1;
+	t->clk_rd_i = 1;
+	h.eval();
+	t->clk_pg_i = 0;
 	t->clk_rd_i = 0;
 	h.eval();
 }
@@ -399,16 +422,83 @@ void readout(H &h)
 	check_hist_exact(h, m, "readout: after read edges with clk_i off");
 }
 
+void sweep(H &h)
+{
+	Model m;
+	unsigned st[L];
+	reset(h);
+	for (unsigned c = 0; c < 3000; c++) {
+		for (unsigned l = 0; l < L; l++)
+			st[l] = (c / (4 + l % 5)) % 2 ? IDLE : ACTIVE;
+		drive(h, m, true, st, c == 2999);
+	}
+	unsigned nonzero = 0;
+	for (unsigned b = 1; b <= BINS; b++)
+		nonzero += m.hist[b] != 0;
+	CHECK(h, nonzero >= 3, "sweep: only %u bins hold intervals: the phase tests nothing", nonzero);
+	check_hist_exact(h, m, "sweep: before the clear");
+	auto *t = h.top;
+	// The clear: one whole cycle (an edge of every clock), as the SM's strobe.
+	t->en_i = 0;
+	t->clear_i = 1;
+	h.tick();
+	t->clear_i = 0;
+	h.eval();
+	CHECK(h, t->busy_o && !t->ready_o, "sweep: no sweep after clear_i");
+	// The sweep on clk_pg_i edges alone; en_i high and lanes changing state: nothing counts.
+	t->en_i = 1;
+	unsigned edges = 0;
+	while (!t->ready_o && edges < 2 * BINS) {
+		t->state_i = (edges & 1) ? 0x5555555555555555ull : 0xAAAAAAAAAAAAAAAAull;
+		pg_edge(h);
+		edges++;
+	}
+	CHECK(h, edges == BINS, "sweep: ready_o after %u clk_pg_i edges, expected %u", edges, BINS);
+	CHECK(h, !t->busy_o, "sweep: busy_o high after the sweep");
+	// More clk_pg_i edges after the sweep (a power-gating clock edge without an SM edge) and
+	// clk_rd_i edges: still nothing counts.
+	for (unsigned i = 0; i < 40; i++) {
+		t->state_i = (i & 1) ? ~0ull : 0;
+		if (i % 2)
+			pg_edge(h);
+		else
+			rd_edge(h);
+	}
+	t->en_i = 0;
+	Model z;
+	check_counters(h, z, "sweep: after clk_pg_i edges alone");
+	std::vector<uint64_t> bins = read_hist(h, true);
+	unsigned bad = 0;
+	for (unsigned b = 1; b <= BINS; b++) {
+		if (bins[b] != 0 && bad++ < 5)
+			CHECK(h, false, "sweep: bin %u holds %llu after the sweep", b, (unsigned long long)bins[b]);
+	}
+	CHECK(h, bad == 0, "sweep: %u bins not zero after the sweep", bad);
+	CHECK(h, t->over_count_o == 0 && t->over_sum_o == 0 && t->lost_o == 0, "sweep: over/lost not zero");
+	// Counting on clk_i resumes from 0.
+	for (unsigned c = 0; c < 2000; c++) {
+		for (unsigned l = 0; l < L; l++)
+			st[l] = (c / (3 + l / 4)) % 2 ? SLEEP : ACTIVE;
+		drive(h, z, true, st, c == 1999);
+	}
+	check_counters(h, z, "sweep: counting again");
+	check_hist_exact(h, z, "sweep: counting again");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	H h(argc, argv, "test_pg_acct", 50000000);
-	h.also_clock = [&h](int v) { h.top->clk_rd_i = v; };
+	h.also_clock = [&h](int v) {
+		h.top->clk_pg_i = v;
+		h.top->clk_rd_i = v;
+	};
 	directed(h);
 	simd(h);
 	stress(h);
 	clear(h);
 	readout(h);
+	sweep(h);
 	return h.finish();
 }

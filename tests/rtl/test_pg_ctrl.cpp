@@ -319,6 +319,7 @@ void core_level(H &h)
 int main(int argc, char **argv)
 {
 	H h(argc, argv, "test_pg_ctrl");
+	h.also_clock = [&h](int v) { h.top->clk_pg_i = v; }; // every edge of clk_i (wg_pg_ctrl)
 	idle_detect_5(h);
 	idle_detect_0(h);
 	blackout(h);

@@ -316,6 +316,7 @@ void random_run(H &h, Bench &b)
 int main(int argc, char **argv)
 {
 	H h(argc, argv, "test_pg_issue_ctrl");
+	h.also_clock = [&h](int v) { h.top->clk_pg_i = v; }; // every edge of clk_i (wg_pg_issue_ctrl)
 	Bench b(h);
 	auto *t = h.top;
 
