@@ -10,12 +10,15 @@
 # Environment: YOSYS (yosys), BLOCK_TIMEOUT (seconds per block, 1200), BLOCK_BOXES (modules
 # read as black boxes, their logic not counted: e.g. "wg_smem wg_l1 wg_dmem" gives wg_lsu's
 # own logic), RF_LANES_PER_ROW (wg_regfile's LANES_PER_ROW alone, 32 unless given; inside
-# wg_exec_pipe it is the set's RF_LANES, through wg_rf_rows).
+# wg_exec_pipe it is the set's RF_LANES, through wg_rf_rows), BLOCK_MAP (synth_xilinx's LUT
+# mapper option: empty for the default ABC mapping, -abc9 for ABC9; make fpga-blocks passes
+# FPGA_BLOCKS_MAP).
 set -u
 out=$1; params=$2; shift 2
 YOSYS=${YOSYS:-yosys}
 BLOCK_TIMEOUT=${BLOCK_TIMEOUT:-1200}
 BLOCK_BOXES=${BLOCK_BOXES:-}
+BLOCK_MAP=${BLOCK_MAP:-}
 mkdir -p "$out"
 
 # p NAME: the configuration's value of NAME
@@ -66,7 +69,7 @@ for b in "$@"; do
 	start=$(date +%s)
 	[ -n "$chp" ] && chp="chparam $chp $b;"
 	timeout "$BLOCK_TIMEOUT" "$YOSYS" -q -l "$out/$b.log" -p "read_verilog -sv $files; $libs $chp
-		synth_xilinx -family xc7 -flatten -top $b; check -assert; tee -q -o $out/$b.stat stat" \
+		synth_xilinx -family xc7 -flatten $BLOCK_MAP -top $b; check -assert; tee -q -o $out/$b.stat stat" \
 		>/dev/null 2>&1
 	rc=$?; t=$(( $(date +%s) - start ))
 	if [ $rc -ne 0 ]; then printf '%-14s failed (exit %d after %d s, %s/%s.log)\n' "$b" $rc $t "$out" "$b"; continue; fi

@@ -7,6 +7,7 @@
 #   make fpga-xc7        yosys synth_xilinx estimate of one SM of the `arty` configuration
 #                        (configs/boards.mk) against the XC7A100T: LUT/FF/BRAM/DSP used and
 #                        available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
+#                        FPGA_XC7_FLATTEN=1: one flat netlist (totals only).
 #   make xc7-report-test scripts/fpga-xc7-table.sh and scripts/fpga-xc7-blocks.py on a small
 #                        hierarchical synth_xilinx run: totals agree, rows add up. In `make test`.
 #   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
@@ -103,21 +104,27 @@ XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
 # XC7A100T capacity: LUT, FF, RAMB36 (a RAMB18 counts half), DSP48E1.
 XC7_CAP          := 63400 126800 135 240
 
+# FPGA_XC7_FLATTEN=1: one flat netlist, as Vivado's default synthesis makes, so that logic behind a
+# port tied to a constant in one instance goes (pipe 1 never takes a remote instruction, for one);
+# the totals only, no table by block.
+FPGA_XC7_FLATTEN ?=
 XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
-         synth_xilinx -family xc7 -top wg_sm; rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
+         synth_xilinx -family xc7 $(if $(FPGA_XC7_FLATTEN),-flatten) -top wg_sm; rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
          tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
 	@mkdir -p $(XC7_DIR)
-	@echo "YOSYS synth_xilinx wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
+	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten) wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
 	@start=$$(date +%s); \
 	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p '$(XC7_YS)' >$(XC7_DIR)/yosys.err 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
 	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
 	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP); rc=$$?; \
-	echo "  one SM by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
-	scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat || exit 1; \
+	if [ -z "$(FPGA_XC7_FLATTEN)" ]; then \
+		echo "  one SM by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
+		scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat || exit 1; \
+	else echo "  (flat netlist: no table by block)"; fi; \
 	grep -q "Found and reported 0 problems" $(XC7_DIR)/check.log || { grep -a -i -B1 -A3 "warning" $(XC7_DIR)/check.log | head -40; \
 		echo "fpga-xc7: yosys' check found problems ($(XC7_DIR)/check.log)"; exit 1; }; exit $$rc
 
@@ -130,10 +137,15 @@ xc7-report-test:
 
 # --- per-block table ----------------------------------------------------------
 FPGA_BLOCKS_BOARD ?= arty
+# synth_xilinx's LUT mapper for the blocks: empty for its default ABC mapping (every table of
+# docs/fpga.md is measured with it, so figures compare from run to run), or -abc9 for yosys'
+# ABC9 flow (about a quarter fewer LUTs, docs/fpga.md section 3.5; on the whole SM yosys 0.23
+# stops in ABC9_OPS, so fpga-xc7 has no such option).
+FPGA_BLOCKS_MAP ?=
 FPGA_BLOCKS ?= wg_warp_sched wg_barrier wg_sreg wg_simt_stack wg_fetch wg_cta_ctrl wg_dmem \
                wg_coalescer wg_l1 wg_smem wg_exec_pipe wg_lsu
 fpga-blocks:
-	@nice -n 10 scripts/fpga-blocks.sh $(FPGA_DIR)/blocks-$(FPGA_BLOCKS_BOARD) \
+	@BLOCK_MAP="$(FPGA_BLOCKS_MAP)" nice -n 10 scripts/fpga-blocks.sh $(FPGA_DIR)/blocks-$(FPGA_BLOCKS_BOARD) \
 		"$(FPGA_BOARD_$(FPGA_BLOCKS_BOARD))" $(FPGA_BLOCKS)
 
 # --- the board sets elaborate ------------------------------------------------------

@@ -113,36 +113,26 @@ void wait_idle(H &h)
 	CHECK(h, h.wait_until([&] { return !t->busy_o; }, 5 * L + 2 * BINS + 10), "busy_o stays high");
 }
 
-// An edge of clk_rd_i alone, clk_i and clk_pg_i held low (as wg_gpu reads a histogram page).
-void rd_edge(H &h)
+// One edge with clk_i held low: of clk_rd_i alone (with_pg false: as wg_gpu reads a histogram
+// page), or of clk_pg_i with clk_rd_i, which has all its edges (as wg_gpu clocks an idle SM's
+// sweep).
+void side_edge(H &h, bool with_pg)
 {
 	auto *t = h.top;
 	t->clk_i = 0;
 	t->clk_pg_i = 0;
 	t->clk_rd_i = 0;
 	h.eval();
+	t->clk_pg_i = with_pg;
 	t->clk_rd_i = 1;
 	h.eval();
+	t->clk_pg_i = 0;
 	t->clk_rd_i = 0;
 	h.eval();
 }
 
-// An edge of clk_pg_i (with clk_rd_i, which has all its edges), clk_i held low (as wg_gpu
-// clocks an idle SM's sweep).
-void pg_edge(H &h)
-{
-	auto *t = h.top;
-	t->clk_i = 0;
-	t->clk_pg_i = 0;
-	t->clk_rd_i = 0;
-	h.eval();
-	t->clk_pg_i = 1;
-	t->clk_rd_i = 1;
-	h.eval();
-	t->clk_pg_i = 0;
-	t->clk_rd_i = 0;
-	h.eval();
-}
+void rd_edge(H &h) { side_edge(h, false); }
+void pg_edge(H &h) { side_edge(h, true); }
 
 // Every bin, read with whole clock cycles or, with rd_clock_only, with clk_rd_i edges alone.
 std::vector<uint64_t> read_hist(H &h, bool rd_clock_only = false)
