@@ -191,9 +191,11 @@ void check_counters(H &h, const Model &m, const char *phase)
 }
 
 // Histogram exactly equal to the model's (nothing may be lost).
-void check_hist_exact(H &h, const Model &m, const char *phase)
+// Every bin, and the over / lost counts, equal the model's; the bins read with whole cycles or,
+// with rd_clock_only, with clk_rd_i edges alone.
+void check_hist_exact(H &h, const Model &m, const char *phase, bool rd_clock_only = false)
 {
-	std::vector<uint64_t> bins = read_hist(h);
+	std::vector<uint64_t> bins = read_hist(h, rd_clock_only);
 	auto *t = h.top;
 	unsigned bad = 0;
 	CHECK(h, t->lost_o == 0, "%s: %llu intervals lost", phase, (unsigned long long)t->lost_o);
@@ -207,6 +209,15 @@ void check_hist_exact(H &h, const Model &m, const char *phase)
 	      (unsigned long long)t->over_count_o, (unsigned long long)m.over_count);
 	CHECK(h, t->over_sum_o == m.over_sum, "%s: over_sum %llu expected %llu", phase,
 	      (unsigned long long)t->over_sum_o, (unsigned long long)m.over_sum);
+}
+
+// Bins of the model that hold intervals.
+unsigned bins_used(const Model &m)
+{
+	unsigned n = 0;
+	for (unsigned b = 1; b <= BINS; b++)
+		n += m.hist[b] != 0;
+	return n;
 }
 
 // Every interval recorded in a bin, over the bins, or counted lost.
@@ -388,15 +399,8 @@ void readout(H &h)
 		drive(h, m, true, st, c == 3999);
 	}
 	auto *t = h.top;
-	std::vector<uint64_t> bins = read_hist(h, true);
-	unsigned bad = 0, nonzero = 0;
-	for (unsigned b = 1; b <= BINS; b++) {
-		nonzero += bins[b] != 0;
-		if (bins[b] != m.hist[b] && bad++ < 5)
-			CHECK(h, false, "readout: bin %u read with clk_rd_i alone holds %llu, expected %llu", b,
-			      (unsigned long long)bins[b], (unsigned long long)m.hist[b]);
-	}
-	CHECK(h, bad == 0, "readout: %u bins differ", bad);
+	check_hist_exact(h, m, "readout: read with clk_rd_i alone", true);
+	unsigned nonzero = bins_used(m);
 	CHECK(h, nonzero >= 3, "readout: only %u bins hold intervals: the phase tests nothing", nonzero);
 	// clk_i off: lanes changing state with en_i high move nothing, however many read edges.
 	t->en_i = 1;
@@ -422,9 +426,7 @@ void sweep(H &h)
 			st[l] = (c / (4 + l % 5)) % 2 ? IDLE : ACTIVE;
 		drive(h, m, true, st, c == 2999);
 	}
-	unsigned nonzero = 0;
-	for (unsigned b = 1; b <= BINS; b++)
-		nonzero += m.hist[b] != 0;
+	unsigned nonzero = bins_used(m);
 	CHECK(h, nonzero >= 3, "sweep: only %u bins hold intervals: the phase tests nothing", nonzero);
 	check_hist_exact(h, m, "sweep: before the clear");
 	auto *t = h.top;
@@ -457,14 +459,7 @@ void sweep(H &h)
 	t->en_i = 0;
 	Model z;
 	check_counters(h, z, "sweep: after clk_pg_i edges alone");
-	std::vector<uint64_t> bins = read_hist(h, true);
-	unsigned bad = 0;
-	for (unsigned b = 1; b <= BINS; b++) {
-		if (bins[b] != 0 && bad++ < 5)
-			CHECK(h, false, "sweep: bin %u holds %llu after the sweep", b, (unsigned long long)bins[b]);
-	}
-	CHECK(h, bad == 0, "sweep: %u bins not zero after the sweep", bad);
-	CHECK(h, t->over_count_o == 0 && t->over_sum_o == 0 && t->lost_o == 0, "sweep: over/lost not zero");
+	check_hist_exact(h, z, "sweep: after the sweep, read with clk_rd_i alone", true);
 	// Counting on clk_i resumes from 0.
 	for (unsigned c = 0; c < 2000; c++) {
 		for (unsigned l = 0; l < L; l++)
