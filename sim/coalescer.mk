@@ -19,18 +19,19 @@ COAL_VLT  := $(wildcard rtl/*.vlt)
 COAL_ARGS ?=
 # FST tracing is compiled in and off unless a run asks for it (--trace).
 COAL_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim"
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim" \
+               $(VL_RT_FLAGS)
 
 .PHONY: coalescer-test
 
-$(COAL_SIM): $(COAL_RTL) $(COAL_VLT) tests/rtl/test_coalescer.cpp sim/harness.h sim/coalescer.mk
+$(COAL_SIM): $(COAL_RTL) $(COAL_VLT) tests/rtl/test_coalescer.cpp sim/harness.h sim/coalescer.mk $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE test_coalescer"
 	@$(VERILATOR) $(COAL_VFLAGS) --top-module wg_coalescer --Mdir $(@D) -o test_coalescer \
 		$(COAL_VLT) $(COAL_RTL) $(abspath tests/rtl/test_coalescer.cpp) \
 		>$(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
 
-$(COAL_SCAN_SIM): $(COAL_SCAN_RTL) $(COAL_VLT) tests/rtl/test_coalescer.cpp sim/harness.h sim/coalescer.mk
+$(COAL_SCAN_SIM): $(COAL_SCAN_RTL) $(COAL_VLT) tests/rtl/test_coalescer.cpp sim/harness.h sim/coalescer.mk $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE test_coalescer_l4"
 	@$(VERILATOR) $(COAL_VFLAGS) -CFLAGS -DCOAL_LANES=4 --top-module wg_coalescer_scan \

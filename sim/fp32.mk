@@ -27,7 +27,8 @@ FP32_REF_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-f
                    -DFP32_REF_IMPLEMENTATION
 FP32_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
                -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -march=native -ffp-contract=off -I$(abspath sim)" \
-               $(if $(FP32_TRACE),--trace-fst)
+               $(if $(FP32_TRACE),--trace-fst) \
+               $(VL_RT_FLAGS)
 
 .PHONY: fp32-test fp32-lint fp32-synth fp32-gate-test
 
@@ -35,7 +36,7 @@ $(FP32_DIR)/fp32_ref.o: $(FP32_REF) sim/fp32.mk
 	@mkdir -p $(@D)
 	$(CC) -x c $(FP32_REF_CFLAGS) -c $< -o $@
 
-$(FP32_SIM): $(FP32_RTL) $(FP32_VLT) $(FP32_TB) $(FP32_REF) $(FP32_HARNESS) $(FP32_DIR)/fp32_ref.o \
+$(FP32_SIM): $(FP32_RTL) $(FP32_VLT) $(FP32_TB) $(FP32_REF) $(FP32_HARNESS) $(FP32_DIR)/fp32_ref.o $(RTL_RT)/stamp \
              sim/fp32.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) $(FP32_VFLAGS) --top-module wg_fp32_unit -Mdir $(@D) -o test_fp32 \

@@ -200,9 +200,10 @@ FX2L_DIR := $(BUILD)/rtl/fx2_loop
 FX2L_SIM := $(FX2L_DIR)/test_fx2_loop
 FX2L_RTL  = $(shell scripts/rtl-deps.py wg_fx2_loop)
 FX2L_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim"
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim" \
+               $(VL_RT_FLAGS)
 
-$(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/harness.h sim/fpga.mk
+$(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/harness.h sim/fpga.mk $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE test_fx2_loop"
 	@$(VERILATOR) $(FX2L_VFLAGS) --top-module wg_fx2_loop --Mdir $(@D) -o test_fx2_loop \

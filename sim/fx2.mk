@@ -12,11 +12,12 @@ FX2_SIM    := $(FX2_DIR)/test_fx2_fifo
 FX2_RTL     = $(shell scripts/rtl-deps.py wg_fx2_fifo 2>/dev/null)
 FX2_ARGS   ?=
 FX2_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim"
+              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim" \
+              $(VL_RT_FLAGS)
 
 .PHONY: fx2-rtl-test fx2-lint
 
-$(FX2_SIM): $(FX2_RTL) rtl/lint.vlt tests/rtl/test_fx2_fifo.cpp sim/fx2_model.c sim/fx2_model.h sim/harness.h sim/fx2.mk
+$(FX2_SIM): $(FX2_RTL) rtl/lint.vlt tests/rtl/test_fx2_fifo.cpp sim/fx2_model.c sim/fx2_model.h sim/harness.h sim/fx2.mk $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE test_fx2_fifo"
 	@$(VERILATOR) $(FX2_VFLAGS) --top-module wg_fx2_fifo --Mdir $(@D) -o test_fx2_fifo \

@@ -59,7 +59,7 @@ gpu-lib: $(GPU_LIB)
 # Vwg_gpu_hier.mk runs the SM block's Verilation twice at once (a rule with two targets), and the
 # two runs race on the same output files. Verilation here is serial (no jobserver inherited),
 # only the C++ compile is parallel.
-$(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scripts/protectlib-skip.py
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(RTL_RT)/stamp $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scripts/protectlib-skip.py
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \
@@ -67,8 +67,7 @@ $(GPU_OBJ)/Vwg_gpu__ALL.a: $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scri
 		--Mdir $(GPU_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
 	&& $(MAKE) --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu_hier.mk -j 2 OPT_FAST=-O2 hier_build >>$(GPU_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(GPU_OBJ),Vwg_gpu_hier.mk); } >>$(GPU_OBJ)/build.log \
-	&& $(MAKE) -s --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu.mk OPT_FAST=-O2 \
-		verilated.o $(if $(filter 1,$(GPU_TRACE)),verilated_fst_c.o) verilated_threads.o >>$(GPU_OBJ)/build.log 2>&1 \
+	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(GPU_OBJ)/ \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
 	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 

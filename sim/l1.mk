@@ -18,7 +18,8 @@ L1_RTL    = $(shell scripts/rtl-deps.py wg_l1)
 L1_TB_RTL = $(L1_RTL) rtl/wg_ram_1r1w.sv tests/rtl/tb_l1.sv
 L1_ARGS  ?=
 L1_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-             -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O1 -I$(CURDIR)/sim"
+             -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O1 -I$(CURDIR)/sim" \
+             $(VL_RT_FLAGS)
 L1_SRCS := rtl/wg_l1.sv rtl/wg_ram_1r1w.sv tests/rtl/tb_l1.sv tests/rtl/test_l1.cpp sim/harness.h $(L1_VLT) sim/l1.mk
 
 L1_DEFAULT := DMEM_BYTES=65536 SETS=64 MAX_WAYS=6 MSHRS=8
@@ -32,7 +33,7 @@ l1_opts = -GDMEM_BYTES=$(call l1_get,DMEM_BYTES,$(1)) -GSETS=$(call l1_get,SETS,
 # l1_build(variant, geometry)
 define l1_build
 L1_SIMS += $(L1_DIR)/$(1)/test_l1
-$(L1_DIR)/$(1)/test_l1: $(L1_SRCS)
+$(L1_DIR)/$(1)/test_l1: $(L1_SRCS) $(RTL_RT)/stamp
 	@mkdir -p $$(@D)
 	@echo "VERILATE l1 $(1)"
 	@$(VERILATOR) $(L1_VFLAGS) $(call l1_opts,$(2)) --top-module tb_l1 --Mdir $$(@D) -o test_l1 \

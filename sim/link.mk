@@ -20,7 +20,8 @@ LINK_RTL    = $(shell scripts/rtl-deps.py wg_link)
 LINK_ARGS  ?=
 LINK_CC    := $(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Werror -ffp-contract=off -Ihost/include -Ihost/src
 LINK_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim -I$(CURDIR)/host/src -I$(CURDIR)/host/include"
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim -I$(CURDIR)/host/src -I$(CURDIR)/host/include" \
+               $(VL_RT_FLAGS)
 
 # The configuration under test: a scaled GPU (4 SMs, 16 lanes) and small buffers, so
 # that the ring, the descriptor queue and the frame store fill and wrap.
@@ -47,7 +48,7 @@ LINK_SIMS :=
 # link_build(test, top, rtl files, C++ source, Verilator options)
 define link_build
 LINK_SIMS += $(LINK_DIR)/$(1)/$(1)
-$(LINK_DIR)/$(1)/$(1): $(3) $(LINK_VLT) $(4) $(LINK_C_OBJS) sim/harness.h sim/link.mk
+$(LINK_DIR)/$(1)/$(1): $(3) $(LINK_VLT) $(4) $(LINK_C_OBJS) sim/harness.h sim/link.mk $(RTL_RT)/stamp
 	@mkdir -p $$(@D)
 	@echo "VERILATE $(1)"
 	@$(VERILATOR) $(LINK_VFLAGS) $(5) --top-module $(2) --Mdir $$(@D) -o $(1) \

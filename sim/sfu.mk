@@ -18,7 +18,8 @@ SFU_ARGS   ?=
 SFU_STRIDE ?= 4099
 SFU_HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wshadow -Werror -ffp-contract=off -Ihost/include -Ihost/src
 SFU_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim -I$(CURDIR)/host/src -I$(CURDIR)/host/include"
+              -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$(CURDIR)/sim -I$(CURDIR)/host/src -I$(CURDIR)/host/include" \
+              $(VL_RT_FLAGS)
 
 .PHONY: sfu-test sfu-tables rtl-sfu-pkg sfu-pkg-check sfu-accuracy
 
@@ -28,7 +29,7 @@ $(SFU_DIR)/sfu.o: host/src/sfu.c host/src/sfu.h host/src/sfu_table.h host/src/is
 
 # sfu_build(name, SFU_LANES, ITER_BITS)
 define sfu_build
-$(SFU_DIR)_$(1)/test_sfu_$(1): $(SFU_RTL) $(SFU_VLT) tests/rtl/test_sfu.cpp sim/harness.h sim/sfu.mk $(SFU_DIR)/sfu.o
+$(SFU_DIR)_$(1)/test_sfu_$(1): $(SFU_RTL) $(SFU_VLT) tests/rtl/test_sfu.cpp sim/harness.h sim/sfu.mk $(SFU_DIR)/sfu.o $(RTL_RT)/stamp
 	@mkdir -p $$(@D)
 	@echo "VERILATE test_sfu_$(1) (SFU_LANES=$(2) ITER_BITS=$(3))"
 	@$(VERILATOR) $(SFU_VFLAGS) -GNUM_WARPS=8 -GNUM_SIMD=2 -GSFU_LANES=$(2) -GITER_BITS=$(3) \

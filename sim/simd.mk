@@ -34,9 +34,11 @@ SIMD_CFLAGS := -O2 -ffp-contract=off -I$(abspath sim) -I$(abspath tests/rtl) \
                -I$(abspath host/include) -I$(abspath host/src)
 # FST tracing is compiled in and off unless a run asks for it (--trace).
 SIMD_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "$(SIMD_CFLAGS)" -LDFLAGS -lm
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "$(SIMD_CFLAGS)" -LDFLAGS -lm \
+               $(VL_RT_FLAGS)
 SIMD_VGATE := --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style --x-assign unique --x-initial unique \
-              -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "$(SIMD_CFLAGS)" -LDFLAGS -lm
+              -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "$(SIMD_CFLAGS)" -LDFLAGS -lm \
+              $(VL_RT_FLAGS)
 
 .PHONY: simd-test simd-lint simd-synth simd-gate-test
 
@@ -44,7 +46,7 @@ SIMD_VGATE := --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style --x-assign
 # test_int_alu the assembler and the functional golden model (not the targets, so not
 # the Verilated SM).
 SIMD_ALU_SIM := $(BUILD)/rtl/test_int_alu/test_int_alu
-$(SIMD_ALU_SIM): $(SIMD_ALU_RTL) $(SIMD_VLT) tests/rtl/test_int_alu.cpp $(SIMD_DEPS) $(LIB)
+$(SIMD_ALU_SIM): $(SIMD_ALU_RTL) $(SIMD_VLT) tests/rtl/test_int_alu.cpp $(SIMD_DEPS) $(LIB) $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE test_int_alu"
 	@$(VERILATOR) $(SIMD_VFLAGS) --top-module wg_int_alu -Mdir $(@D) -o test_int_alu \
@@ -63,7 +65,7 @@ SIMD_UNIT_SRCS := tests/rtl/test_simd_unit.cpp tests/rtl/test_int_alu.cpp tests/
 # simd_unit_build(name, SIMD_WIDTH, HAS_FP): one Verilated build of test_simd_unit.
 define simd_unit_build
 SIMD_UNIT_SIMS += $(BUILD)/rtl/$(1)/test_simd_unit
-$(BUILD)/rtl/$(1)/test_simd_unit: $(SIMD_UNIT_RTL) $(SIMD_VLT) $(SIMD_UNIT_SRCS) $(SIMD_DEPS) \
+$(BUILD)/rtl/$(1)/test_simd_unit: $(SIMD_UNIT_RTL) $(SIMD_VLT) $(SIMD_UNIT_SRCS) $(SIMD_DEPS) $(RTL_RT)/stamp \
                                   $(SIMD_FP32_REF_O) $(LIB)
 	@mkdir -p $$(@D)
 	@echo "VERILATE $(1)"
@@ -136,13 +138,13 @@ $(SIMD_GATE_DIR)/wg_int_alu.v: $(SIMD_ALU_RTL) sim/simd.mk
 $(SIMD_GATE_DIR)/wg_simd_unit_w8_nofp.v: $(SIMD_UNIT_RTL) sim/simd.mk
 	@mkdir -p $(@D)
 	$(YOSYS) -q -l $(@D)/simd_unit.log -p '$(SIMD_GATE_UNIT)'
-$(SIMD_GATE_DIR)/int_alu/test_int_alu: $(SIMD_GATE_DIR)/wg_int_alu.v tests/rtl/test_int_alu.cpp $(SIMD_DEPS) $(LIB)
+$(SIMD_GATE_DIR)/int_alu/test_int_alu: $(SIMD_GATE_DIR)/wg_int_alu.v tests/rtl/test_int_alu.cpp $(SIMD_DEPS) $(LIB) $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	@echo "VERILATE gate-level test_int_alu"
 	@$(VERILATOR) $(SIMD_VGATE) --top-module wg_int_alu -Mdir $(@D) -o test_int_alu $< \
 		$(abspath tests/rtl/test_int_alu.cpp) $(abspath $(LIB)) >$(@D)/build.log 2>&1 \
 		|| { cat $(@D)/build.log; exit 1; }
-$(SIMD_GATE_DIR)/simd_unit/test_simd_unit: $(SIMD_GATE_DIR)/wg_simd_unit_w8_nofp.v $(SIMD_UNIT_SRCS) \
+$(SIMD_GATE_DIR)/simd_unit/test_simd_unit: $(SIMD_GATE_DIR)/wg_simd_unit_w8_nofp.v $(SIMD_UNIT_SRCS) $(RTL_RT)/stamp \
                                            $(SIMD_DEPS) $(SIMD_FP32_REF_O) $(LIB)
 	@mkdir -p $(@D)
 	@echo "VERILATE gate-level test_simd_unit (8 lanes, no FP)"

@@ -45,14 +45,13 @@ SM_LDLIBS := -lstdc++ -lz -lpthread -lm
 sm-lib: $(SM_LIB)
 
 # The model (slow: minutes) is rebuilt only when the RTL changes; wgsim.o on its own.
-$(SM_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk
+$(SM_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk $(RTL_RT)/stamp
 	@mkdir -p $(SM_OBJ)
 	@echo "VERILATE wg_sm ($(SM_PARAMS))"
 	@start=$$(date +%s); \
 	$(VERILATOR) $(SM_VFLAGS) $(SM_PARAMS) --top-module wg_sm --Mdir $(SM_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_OBJ)/build.log 2>&1 \
-	&& $(MAKE) -s --no-print-directory -C $(SM_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
-		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_OBJ)/build.log 2>&1 \
+	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_OBJ)/ \
 		|| { tail -40 $(SM_OBJ)/build.log; exit 1; }; \
 	echo "wg_sm built in $$(( $$(date +%s) - start )) s"
 
@@ -90,15 +89,14 @@ SM_BRD_CFLAGS := -O2 -march=native -I$(CURDIR)/sim $(call board_simdefs,$(SM_BOA
 SM_BRD_VFLAGS := --cc --build -j 2 -Wall --assert --x-assign fast --x-initial fast \
                 -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SM_CXX) -CFLAGS "$(SM_BRD_CFLAGS)"
 
-$(SM_BRD_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
+$(SM_BRD_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk $(RTL_RT)/stamp
 	@mkdir -p $(SM_BRD_OBJ)
 	@[ -n "$(FPGA_BOARD_$(SM_BOARD))" ] || { echo "SM_BOARD=$(SM_BOARD): no such set in configs/boards.mk"; exit 1; }
 	@echo "VERILATE wg_sm, board $(SM_BOARD): $(call board_params,$(SM_BOARD),$(BOARD_SM_NAMES))"
 	@start=$$(date +%s); \
 	$(VERILATOR) $(SM_BRD_VFLAGS) $(SM_BRD_PARAMS) --top-module wg_sm --Mdir $(SM_BRD_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_BRD_OBJ)/build.log 2>&1 \
-	&& $(MAKE) -s --no-print-directory -C $(SM_BRD_OBJ) -f Vwg_sm.mk OPT_FAST=-O2 CXX=$(SM_CXX) \
-		verilated.o verilated_fst_c.o verilated_threads.o >>$(SM_BRD_OBJ)/build.log 2>&1 \
+	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_BRD_OBJ)/ \
 		|| { tail -40 $(SM_BRD_OBJ)/build.log; exit 1; }; \
 	echo "wg_sm ($(SM_BOARD)) built in $$(( $$(date +%s) - start )) s"
 
@@ -129,15 +127,16 @@ sm-lint:
 
 # Unit tests of blocks.
 SM_UT_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
-                -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O1 -I$(CURDIR)/sim"
-$(SM_DIR)/ut_simt/test_simt_stack: rtl/wg_simt_stack.sv rtl/wg_ram_1r1w.sv rtl/wg_rr_arbiter.sv \
+                -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O1 -I$(CURDIR)/sim" \
+                $(VL_RT_FLAGS)
+$(SM_DIR)/ut_simt/test_simt_stack: rtl/wg_simt_stack.sv rtl/wg_ram_1r1w.sv rtl/wg_rr_arbiter.sv $(RTL_RT)/stamp \
 		tests/rtl/test_simt_stack.cpp sim/harness.h sim/sm.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) $(SM_UT_VFLAGS) -GNUM_WARPS=4 -GSTACK_DEPTH=16 -GNUM_PORTS=1 --top-module wg_simt_stack \
 		--Mdir $(@D) -o test_simt_stack $(SM_VLT) $$(scripts/rtl-deps.py wg_simt_stack) \
 		$(abspath tests/rtl/test_simt_stack.cpp) >$(@D)/build.log 2>&1 || { tail -30 $(@D)/build.log; exit 1; }
 
-$(SM_DIR)/ut_sched/test_warp_sched: $(SM_RTL_ALL) tests/rtl/test_warp_sched.cpp sim/harness.h sim/sm.mk
+$(SM_DIR)/ut_sched/test_warp_sched: $(SM_RTL_ALL) tests/rtl/test_warp_sched.cpp sim/harness.h sim/sm.mk $(RTL_RT)/stamp
 	@mkdir -p $(@D)
 	$(VERILATOR) $(SM_UT_VFLAGS) -GNUM_WARPS=8 -GNUM_SIMD=1 --top-module wg_warp_sched \
 		--Mdir $(@D) -o test_warp_sched $(SM_VLT) $$(scripts/rtl-deps.py wg_warp_sched) \

@@ -26,7 +26,8 @@ SMEM_FP32_LATENCY := $(shell sed -n 's/^ *localparam int unsigned FP32_LATENCY *
                        rtl/wg_fp32_pkg.sv)
 SMEM_CFLAGS := -O2 -ffp-contract=off -I$(abspath sim) -I$(abspath tests/rtl)
 SMEM_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique --trace-fst \
-               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "$(SMEM_CFLAGS)" -LDFLAGS -lm
+               -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "$(SMEM_CFLAGS)" -LDFLAGS -lm \
+               $(VL_RT_FLAGS)
 
 .PHONY: smem-test smem-lint smem-synth
 
@@ -40,7 +41,7 @@ $(SMEM_FP32_REF_O): tests/rtl/fp32_ref.h sim/smem.mk
 # smem_build(name, DMEM_BYTES, HAS_FP, LANES): one Verilated build of test_smem.
 define smem_build
 SMEM_SIMS += $(SMEM_DIR)/$(1)/test_smem
-$(SMEM_DIR)/$(1)/test_smem: $(SMEM_RTL) $(SMEM_TB) $(SMEM_VLT) $(SMEM_SRCS) $(SMEM_FP32_REF_O)
+$(SMEM_DIR)/$(1)/test_smem: $(SMEM_RTL) $(SMEM_TB) $(SMEM_VLT) $(SMEM_SRCS) $(SMEM_FP32_REF_O) $(RTL_RT)/stamp
 	@mkdir -p $$(@D)
 	@echo "VERILATE test_smem ($(1): DMEM_BYTES=$(2) HAS_FP=$(3) LANES=$(4))"
 	@$(VERILATOR) $(SMEM_VFLAGS) -GDMEM_BYTES=$(2) -GHAS_FP=1\'b$(3) -GLANES=$(4) \
