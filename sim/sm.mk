@@ -44,11 +44,13 @@ SM_LDLIBS := -lstdc++ -lz -lpthread -lm
 
 sm-lib: $(SM_LIB)
 
-# The model (slow: minutes) is rebuilt only when the RTL changes; wgsim.o on its own.
+# The model (slow: minutes) is rebuilt only when the RTL changes; wgsim.o on its own. The
+# recipe is marked recursive (+) so that Verilator's make gets the jobserver and compiles
+# two files at a time (without it: -j1, 434 s instead of 287 s in a clean make test).
 $(SM_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk $(RTL_RT)/stamp
 	@mkdir -p $(SM_OBJ)
 	@echo "VERILATE wg_sm ($(SM_PARAMS))"
-	@start=$$(date +%s); \
+	@+start=$$(date +%s); \
 	$(VERILATOR) $(SM_VFLAGS) $(SM_PARAMS) --top-module wg_sm --Mdir $(SM_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_OBJ)/build.log 2>&1 \
 	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_OBJ)/ \
@@ -93,7 +95,7 @@ $(SM_BRD_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
 	@mkdir -p $(SM_BRD_OBJ)
 	@[ -n "$(FPGA_BOARD_$(SM_BOARD))" ] || { echo "SM_BOARD=$(SM_BOARD): no such set in configs/boards.mk"; exit 1; }
 	@echo "VERILATE wg_sm, board $(SM_BOARD): $(call board_params,$(SM_BOARD),$(BOARD_SM_NAMES))"
-	@start=$$(date +%s); \
+	@+start=$$(date +%s); \
 	$(VERILATOR) $(SM_BRD_VFLAGS) $(SM_BRD_PARAMS) --top-module wg_sm --Mdir $(SM_BRD_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_BRD_OBJ)/build.log 2>&1 \
 	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_BRD_OBJ)/ \
