@@ -44,7 +44,7 @@ $(BOARD_OBJ)/Vwg_board_core__ALL.a: $(RTL_RT)/stamp $(BOARD_RTL) $(SM_VLT) sim/g
 	&& $(MAKE) --no-print-directory -C $(BOARD_OBJ) -f Vwg_board_core_hier.mk -j 2 OPT_FAST=-O2 hier_build \
 		>>$(BOARD_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(BOARD_OBJ),Vwg_board_core_hier.mk); } >>$(BOARD_OBJ)/build.log \
-	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(BOARD_OBJ)/ \
+	&& $(call rt_copy,$(BOARD_OBJ)) \
 		|| { tail -40 $(BOARD_OBJ)/build.log; exit 1; }; \
 	echo "wg_board_core built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 

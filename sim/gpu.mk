@@ -67,7 +67,7 @@ $(GPU_OBJ)/Vwg_gpu__ALL.a: $(RTL_RT)/stamp $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt
 		--Mdir $(GPU_OBJ) $(SM_VLT) sim/gpu_hier.vlt $(GPU_RTL) $(abspath sim/wggpu.cpp) >$(GPU_OBJ)/build.log 2>&1 \
 	&& $(MAKE) --no-print-directory -C $(GPU_OBJ) -f Vwg_gpu_hier.mk -j 2 OPT_FAST=-O2 hier_build >>$(GPU_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(GPU_OBJ),Vwg_gpu_hier.mk); } >>$(GPU_OBJ)/build.log \
-	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(GPU_OBJ)/ \
+	&& $(call rt_copy,$(GPU_OBJ)) \
 		|| { tail -40 $(GPU_OBJ)/build.log; exit 1; }; \
 	echo "wg_gpu built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 

@@ -29,6 +29,8 @@ RTL_HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wshadow -Werror -Ihost/include 
 # its makefile, so it is not compiled again).
 RTL_RT := $(RTL_DIR)/runtime
 RTL_RT_OBJS := verilated.o verilated_threads.o verilated_fst_c.o
+# $(call rt_copy,DIR): the library's objects into a model's directory.
+rt_copy = cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(1)/
 
 $(RTL_RT)/stamp: rtl/wg_spill_reg.sv $(RTL_VLT) sim/rtl.mk
 	@mkdir -p $(@D)
@@ -60,7 +62,7 @@ $(RTL_DIR)/$(1)/$(1): $(RTL_PKGS) $(3) $(RTL_VLT) $(4) $(6) sim/harness.h sim/rt
 	@echo "VERILATE $(1)"
 	@$(VERILATOR) $(RTL_VFLAGS) $(5) --top-module $(2) --Mdir $(RTL_DIR)/$(1) -o $(1) \
 		$(RTL_VLT) $(RTL_PKGS) $(3) $$(abspath $(4) $(6)) >$(RTL_DIR)/$(1)/build.log 2>&1 \
-		&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(RTL_DIR)/$(1)/ \
+		&& $(call rt_copy,$(RTL_DIR)/$(1)) \
 		&& $(MAKE) -s --no-print-directory -C $(RTL_DIR)/$(1) -f V$(2).mk -j 2 $(RTL_MAKEFLAGS) \
 		VM_PARALLEL_BUILDS=$(if $(7),1,0) $(1) >>$(RTL_DIR)/$(1)/build.log 2>&1 \
 		|| { cat $(RTL_DIR)/$(1)/build.log; exit 1; }

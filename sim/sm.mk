@@ -53,7 +53,7 @@ $(SM_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk $(RTL_RT)/stamp
 	@+start=$$(date +%s); \
 	$(VERILATOR) $(SM_VFLAGS) $(SM_PARAMS) --top-module wg_sm --Mdir $(SM_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_OBJ)/build.log 2>&1 \
-	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_OBJ)/ \
+	&& $(call rt_copy,$(SM_OBJ)) \
 		|| { tail -40 $(SM_OBJ)/build.log; exit 1; }; \
 	echo "wg_sm built in $$(( $$(date +%s) - start )) s"
 
@@ -98,7 +98,7 @@ $(SM_BRD_OBJ)/Vwg_sm__ALL.a: $(SM_RTL_ALL) $(SM_VLT) sim/sm.mk configs/boards.mk
 	@+start=$$(date +%s); \
 	$(VERILATOR) $(SM_BRD_VFLAGS) $(SM_BRD_PARAMS) --top-module wg_sm --Mdir $(SM_BRD_OBJ) \
 		$(SM_VLT) $(SM_RTL) $(abspath sim/wgsim.cpp) >$(SM_BRD_OBJ)/build.log 2>&1 \
-	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(SM_BRD_OBJ)/ \
+	&& $(call rt_copy,$(SM_BRD_OBJ)) \
 		|| { tail -40 $(SM_BRD_OBJ)/build.log; exit 1; }; \
 	echo "wg_sm ($(SM_BOARD)) built in $$(( $$(date +%s) - start )) s"
 

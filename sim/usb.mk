@@ -41,7 +41,7 @@ $(USB_OBJ)/Vwg_board_top__ALL.a: $(RTL_RT)/stamp $(TOP_RTL) $(SM_VLT) sim/gpu_hi
 	&& $(MAKE) --no-print-directory -C $(USB_OBJ) -f Vwg_board_top_hier.mk -j 2 OPT_FAST=-O2 hier_build \
 		>>$(USB_OBJ)/build.log 2>&1 \
 	&& { $(call hier_skip,$(USB_OBJ),Vwg_board_top_hier.mk); } >>$(USB_OBJ)/build.log \
-	&& cp $(addprefix $(RTL_RT)/,$(RTL_RT_OBJS)) $(USB_OBJ)/ \
+	&& $(call rt_copy,$(USB_OBJ)) \
 		|| { tail -40 $(USB_OBJ)/build.log; exit 1; }; \
 	echo "wg_board_top built in $$(( $$(date +%s) - start )) s"; touch $@  # Verilator may have found nothing to redo
 
