@@ -28,6 +28,11 @@
 // section 5): the per-lane logic exists LSU_LANES times and runs over
 // NG = 32 / LSU_LANES lane groups, the group picked by a small counter
 // (constant-index slices under a compare with the counter):
+//   - operands: the port's rows (A, B, C; a .128 store's second instruction: D, E) are
+//     copied into the operand RAM (LUT RAM, a word per group and row) one group per
+//     cycle while the port holds them; the port is released with the last group. The
+//     AGU reads A one group behind the copy; store data and atomic operands are read by
+//     group. No 1,024-bit operand row is kept (docs/fpga.md section 3.6, step 1);
 //   - AGU: one group per cycle (A_AGU for groups 0..NG-2, A_CHECK for the last),
 //     shifted into the registered address row row_q; the fault is the first one
 //     found in lane order, decided in A_CHECK. The row holds each space's final
@@ -179,7 +184,7 @@ module wg_lsu #(
   // ---------------------------------------------------------------------------
   // Input arbitration: an instruction takes the AGU and a result slot.
   // ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {A_IDLE, A_WAIT2, A_CHECK, A_COAL, A_SMEM, A_PARAM, A_AGU} astate_e;
+  typedef enum logic [2:0] {A_IDLE, A_WAIT2, A_CHECK, A_COAL, A_SMEM, A_PARAM, A_AGU, A_COPY} astate_e;
   astate_e a_q, a_d;
 
   logic [SLOTS-1:0] slot_busy_q;
@@ -212,21 +217,35 @@ module wg_lsu #(
     .gnt_o   (arb_gnt),
     .idx_o   (arb_idx)
   );
-  // A .128 store arrives as two instructions of one scheduler (wg_exec_pipe
-  // reads its operands twice): the second brings rc+2, rc+3.
-  always_comb begin
-    in_ready_o = agu_take ? arb_gnt : '0;
-    if (a_q == A_WAIT2) in_ready_o[a_cl_q] = 1'b1;
-  end
+  // An instruction is accepted (it takes the AGU and a slot; its fields are registered)
+  // when granted; its operand rows are then copied into the operand RAM one lane group
+  // per cycle (cp_go, group cp_g) while the port holds them, and the port is released
+  // (in_ready_o) with the last group's copy: at once with LSU_LANES = 32. A .128 store
+  // arrives as two instructions of one scheduler (wg_exec_pipe reads its operands twice):
+  // the second brings rc+2, rc+3, copied into rows D and E (cp_2nd) from accept2 on.
+  logic              cp_go, cp_2nd, cp_last, c2_q;
+  logic [NG_W-1:0]   cp_q, cp_g;
+  logic [SIMD_W-1:0] cp_port;
   assign accept  = arb_valid && agu_take;
   assign accept2 = (a_q == A_WAIT2) && in_valid_i[a_cl_q];
+  assign cp_go   = accept || accept2 || (a_q == A_COPY) || (a_q == A_AGU);
+  assign cp_g    = (a_q == A_IDLE || a_q == A_WAIT2) ? '0 : cp_q;
+  assign cp_2nd  = (a_q == A_WAIT2) || (a_q == A_AGU && c2_q);
+  assign cp_last = cp_go && cp_g == G_LAST;
+  assign cp_port = (a_q == A_IDLE) ? arb_idx : a_cl_q;
+  always_comb begin
+    in_ready_o = '0;
+    if (cp_last) in_ready_o[cp_port] = 1'b1;
+  end
 
   wg_sm_pkg::uop_t   au, in_u;
   logic [UOP_W-1:0]  au_q;
   logic [WARP_W-1:0] a_warp_q, in_w;
   logic [CTA_W-1:0]  in_cta;
   logic [31:0]       a_exec_q;
-  logic [1023:0]     a_ra_q, a_rb_q, a_rc_q, a_rd_q, a_re_q;
+  // The operand RAM's reads (section "Operand RAM" below): row A's group at ag_q (the
+  // AGU), rows B..E's group at op_g (store data, or an atomic thread's group).
+  logic [LGW-1:0]    op_a, op_b, op_c, op_d, op_e;
   logic [SL_W-1:0]   a_slot_q;
   logic [1:0]        a_space_q, a_kind_q;
   logic              a_ld_q, a_st_q, a_atom_q, a_bcast_q, a_cg_q;
@@ -376,11 +395,9 @@ module wg_lsu #(
     g_code = '0;
     g_addr = '0;
     if (ag_step) begin
+      ra = op_a;
       for (int g = 0; g < 32'(NG); g++) begin
-        if (32'(ag_q) == g) begin
-          ra = a_ra_q[g*LGW +: LGW];
-          ex = a_exec_q[g*LSU_LANES +: LSU_LANES];
-        end
+        if (32'(ag_q) == g) ex = a_exec_q[g*LSU_LANES +: LSU_LANES];
       end
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
         l   = 5'(32'(ag_q) * LSU_LANES + 32'(i));
@@ -553,27 +570,91 @@ module wg_lsu #(
   assign wd_next = grp_next(grp_any(tx_lanes), wg_q);
   assign wd_done = !a_st_q || !wd_next[NG_W];
 
-  // A store's data rows (rb, rc, rd, re) of one lane group: the group whose global store
-  // data is formed (wg_q), or the one wg_smem scans (A_SMEM: sm_wgrp). One multiplexer
-  // for both; formed only while one of them reads it.
-  logic [NG_W-1:0] st_grp, sm_wgrp;
+  // ---------------------------------------------------------------------------
+  // Operand RAM: the instruction's operand rows A (addresses), B, C (store data,
+  // atomic operands) and, for a .128 store, D, E (the second instruction's B, C), a
+  // word of LGW bits per lane group (LUT RAM with LSU_LANES < 32; registers with 32),
+  // written one group per cycle as the rows are copied from the port. Read
+  // asynchronously: A at the AGU's group ag_q; B..E at op_g, the group whose global
+  // store data is formed (wg_q), the one wg_smem scans (A_SMEM: sm_wgrp), or, for an
+  // atomic, the group of the thread whose operands are read (the transaction's leader
+  // lane tx_lane, or wg_smem's at_lane). The rows themselves are never formed whole.
+  // ---------------------------------------------------------------------------
+  logic [NG_W-1:0] st_grp, sm_wgrp, op_g;
+  logic [4:0]      at_lane, sm_at_lane;
+  logic [31:0]     at_b, at_c;      // the atomic thread's operands
+  logic [LGW-1:0]  cp_a, cp_b, cp_c; // group cp_g of the port's rows A, B, C
   logic [LGW-1:0]  gb, gc, gd, ge;
-  assign st_grp = (a_q == A_SMEM) ? sm_wgrp : wg_q;
+  assign st_grp  = (a_q == A_SMEM) ? sm_wgrp : wg_q;
+  assign at_lane = (a_q == A_SMEM) ? sm_at_lane : tx_lane;
+  assign op_g    = a_atom_q ? NG_W'(32'(at_lane) / LSU_LANES) : st_grp;
+  assign at_b    = wg_pkg::word_of(1024'(op_b), 5'(32'(at_lane) % LSU_LANES));
+  assign at_c    = wg_pkg::word_of(1024'(op_c), 5'(32'(at_lane) % LSU_LANES));
+  assign gb      = op_b;
+  assign gc      = op_c;
+  assign gd      = op_d;
+  assign ge      = op_e;
+
+  // The port's group: constant part-selects under compares (formed only while copying).
   always_comb begin
-    gb = '0;
-    gc = '0;
-    gd = '0;
-    ge = '0;
-    if (a_st_q && (tx_valid || a_q == A_SMEM)) begin
-      for (int g = 0; g < 32'(NG); g++) begin
-        if (32'(st_grp) == g) begin
-          gb = a_rb_q[g*LGW +: LGW];
-          gc = a_rc_q[g*LGW +: LGW];
-          gd = a_rd_q[g*LGW +: LGW];
-          ge = a_re_q[g*LGW +: LGW];
+    cp_a = '0;
+    cp_b = '0;
+    cp_c = '0;
+    if (cp_go) begin
+      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+        for (int g = 0; g < 32'(NG); g++) begin
+          if (32'(cp_port) == k && 32'(cp_g) == g) begin
+            cp_a = in_rows_i[k*3072 + g*LGW +: LGW];
+            cp_b = in_rows_i[k*3072 + 1024 + g*LGW +: LGW];
+            cp_c = in_rows_i[k*3072 + 2048 + g*LGW +: LGW];
+          end
         end
       end
     end
+  end
+
+  if (NG == 1) begin : g_opr_ff
+    logic [1023:0] ra_q, rb_q, rc_q, rd_q, re_q;
+    always_ff @(posedge clk_i) begin
+      if (cp_go && !cp_2nd) begin
+        ra_q <= cp_a;
+        rb_q <= cp_b;
+        rc_q <= cp_c;
+      end
+      if (cp_go && cp_2nd) begin
+        rd_q <= cp_b;
+        re_q <= cp_c;
+      end
+    end
+    logic unused_g;
+    assign unused_g = ^op_g;
+    assign op_a = ra_q;
+    assign op_b = rb_q;
+    assign op_c = rc_q;
+    assign op_d = rd_q;
+    assign op_e = re_q;
+  end else begin : g_opr_ram
+    (* ram_style = "distributed" *) logic [LGW-1:0] ra_q [NG];
+    (* ram_style = "distributed" *) logic [LGW-1:0] rb_q [NG];
+    (* ram_style = "distributed" *) logic [LGW-1:0] rc_q [NG];
+    (* ram_style = "distributed" *) logic [LGW-1:0] rd_q [NG];
+    (* ram_style = "distributed" *) logic [LGW-1:0] re_q [NG];
+    always_ff @(posedge clk_i) begin
+      if (cp_go && !cp_2nd) begin
+        ra_q[cp_g] <= cp_a;
+        rb_q[cp_g] <= cp_b;
+        rc_q[cp_g] <= cp_c;
+      end
+      if (cp_go && cp_2nd) begin
+        rd_q[cp_g] <= cp_b;
+        re_q[cp_g] <= cp_c;
+      end
+    end
+    assign op_a = ra_q[ag_q];
+    assign op_b = rb_q[op_g];
+    assign op_c = rc_q[op_g];
+    assign op_d = rd_q[op_g];
+    assign op_e = re_q[op_g];
   end
 
   always_comb begin
@@ -716,8 +797,8 @@ module wg_lsu #(
     .req_cache_i    (l1_cache),
     .req_local_i    (a_space_q == SP_LOCAL),
     .req_aop_i      ({(au.op == wg_isa_pkg::OP_ATOMGX), au.mod}),
-    .req_ab_i       (wg_pkg::word_of(a_rb_q, tx_lane)),
-    .req_ac_i       (wg_pkg::word_of(a_rc_q, tx_lane)),
+    .req_ab_i       (at_b),
+    .req_ac_i       (at_c),
     .req_warp_i     (6'(a_warp_q)),
     .req_pc_i       (au.pc),
     .req_lane_i     (tx_lane),
@@ -824,8 +905,11 @@ module wg_lsu #(
     .in_wgrp_o    (sm_wgrp),
     .in_wdata_i   (sm_wdata),
     .in_aop_i     ({(au.op == wg_isa_pkg::OP_ATOMSX), au.mod}),
-    .in_ab_i      (a_rb_q),
-    .in_ac_i      (a_rc_q),
+    .in_ab_i      (1024'(op_b)),
+    .in_ac_i      (1024'(op_c)),
+    .at_lane_o    (sm_at_lane),
+    .at_b_i       (at_b),
+    .at_c_i       (at_c),
     .out_valid_o  (sm_out_valid),
     .out_grp_i    (sm_grp),
     .out_gdata_o  (sm_out),
@@ -886,7 +970,8 @@ module wg_lsu #(
     a_d      = a_q;
     agu_done = 1'b0;
     case (a_q)
-      A_IDLE:  if (accept) a_d = in_st128 ? A_WAIT2 : (NG > 1) ? A_AGU : A_CHECK;
+      A_IDLE:  if (accept) a_d = (NG == 1) ? (in_st128 ? A_WAIT2 : A_CHECK) : (in_st128 ? A_COPY : A_AGU);
+      A_COPY:  if (cp_q == G_LAST) a_d = A_WAIT2;
       A_WAIT2: if (accept2) a_d = (NG > 1) ? A_AGU : A_CHECK;
       A_AGU:   if (NG_W'(ag_q + 1'b1) == G_LAST) a_d = A_CHECK;
       A_CHECK: begin
@@ -927,7 +1012,12 @@ module wg_lsu #(
       k_in_q    <= '0;
       k_tx_q    <= '0;
       sm_sent_q <= 1'b0;
+      cp_q      <= '0;
+      c2_q      <= 1'b0;
     end else begin
+      if (cp_go) cp_q <= cp_last ? '0 : NG_W'(cp_g + 1'b1);
+      if (accept) c2_q <= 1'b0;
+      if (accept2) c2_q <= 1'b1;
       a_q     <= a_d;
       fault_o <= (a_q == A_CHECK) && f_any && !faulted_q;
       if ((a_q == A_CHECK) && f_any) faulted_q <= 1'b1;
@@ -942,26 +1032,6 @@ module wg_lsu #(
     end
   end
 
-  // The operand rows of the port taken: the granted one (accept), or the .128 store's
-  // scheduler (accept2, its B and C rows into rd, re). One port multiplexer for both (a
-  // LUT per bit). Formed only in the cycles that take them (Verilator skips the copies on
-  // other cycles).
-  logic [SIMD_W-1:0] in_port;
-  logic [1023:0]     in_ra, in_rb, in_rc;
-  assign in_port = (a_q == A_WAIT2) ? a_cl_q : arb_idx;
-  always_comb begin
-    in_ra = '0;
-    in_rb = '0;
-    in_rc = '0;
-    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-      if ((accept || accept2) && 32'(in_port) == k) begin
-        in_ra = in_rows_i[k*3072 +: 1024];
-        in_rb = in_rows_i[k*3072 + 1024 +: 1024];
-        in_rc = in_rows_i[k*3072 + 2048 +: 1024];
-      end
-    end
-  end
-
   always_ff @(posedge clk_i) begin
     if (accept) begin
       au_q       <= in_u;
@@ -969,9 +1039,6 @@ module wg_lsu #(
       for (int k = 0; k < 32'(NUM_SIMD); k++) begin
         if (32'(arb_idx) == k) a_exec_q <= in_exec_i[k*32 +: 32];
       end
-      a_ra_q     <= in_ra;
-      a_rb_q     <= in_rb;
-      a_rc_q     <= in_rc;
       a_slot_q   <= free_slot;
       a_cl_q     <= arb_idx;
       a_space_q  <= space_of(in_u.op);
@@ -987,10 +1054,6 @@ module wg_lsu #(
       else if (in_u.op >= wg_isa_pkg::OP_STG) a_kind_q <= K_STORE;
       else if (in_u.op == wg_isa_pkg::OP_LDGCG) a_kind_q <= K_SEG;
       else a_kind_q <= K_LINE;
-    end
-    if (accept2) begin
-      a_rd_q <= in_rb;
-      a_re_q <= in_rc;
     end
     // Param loop.
     if (a_q == A_CHECK) begin
@@ -1589,7 +1652,7 @@ module wg_lsu #(
   end
 
   logic unused_ok;
-  assign unused_ok = ^{au, l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
+  assign unused_ok = ^{au, arb_gnt, l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
@@ -1597,6 +1660,9 @@ module wg_lsu #(
       if (rsp_valid) assert (tag_busy_q[rsp_tag]) else $error("wg_lsu: response to a free tag");
       if (rp_done) assert (sl_pend_q[rp_slot] != '0) else $error("wg_lsu: response to a slot with none pending");
       if (accept) assert (a_q == A_IDLE) else $error("wg_lsu: accept while the AGU is busy");
+      // The port holds the instruction until its last lane group is copied.
+      if (a_q == A_COPY || a_q == A_AGU) assert (in_valid_i[a_cl_q])
+        else $error("wg_lsu: port %0d dropped its instruction during the operand copy", a_cl_q);
     end
   end
 `endif

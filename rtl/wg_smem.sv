@@ -62,13 +62,14 @@
 // LANES < 32 (1, 2, 4, 8, 16; the narrow memory path of docs/fpga.md section 3.3): the same
 // passes, pass counts, bank writes and results, with LANES threads' worth of logic. With
 // G = 32 / LANES lane groups (group g: lanes g*LANES .. g*LANES + LANES-1):
-//   Accept     only the op and size are registered: in_addr_i, in_ab_i and in_ac_i must
-//              hold from the accept until out_valid_o (wg_lsu keeps them in its operand
-//              registers meanwhile), and are read there a group or a thread at a time
-//              (copies of them cost 7k flip-flops and their multiplexers); the store data
-//              of the group being scanned is asked for with in_wgrp_o (in_wdata_i is that
-//              group's: wg_lsu selects it from its operand rows with the multiplexer that
-//              forms global store data, so no second one is needed here).
+//   Accept     only the op and size are registered: in_addr_i must hold from the accept
+//              until out_valid_o (wg_lsu keeps its address row meanwhile), and is read
+//              there a group or a thread at a time (a copy costs 5k flip-flops and their
+//              multiplexers); the store data of the group being scanned is asked for with
+//              in_wgrp_o, and an atomic thread's operands with at_lane_o (at_b_i, at_c_i
+//              in the same cycle; in_ab_i and in_ac_i are not read): wg_lsu reads both
+//              from its operand RAM (the RAM read that forms global store data, so no
+//              second one is needed here).
 //   Scan       a pass is planned in G cycles (S_SCAN), group 0 first: in each bank not yet
 //              claimed in the pass, the group's lowest pending thread needing the bank
 //              claims it with its row (so the lowest of all threads does); the group's
@@ -113,8 +114,11 @@ module wg_smem #(
   output logic      [OG_W-1:0]    in_wgrp_o,    // store data: the lane group read (LANES < 32)
   input  wire logic [LANES*128-1:0] in_wdata_i, // its threads' data, thread k in [128k +: 8 << size]
   input  wire logic [3:0]         in_aop_i,     // atomic op
-  input  wire logic [1023:0]      in_ab_i,      // atomic operand b
-  input  wire logic [1023:0]      in_ac_i,      // CAS value
+  input  wire logic [1023:0]      in_ab_i,      // atomic operand b (LANES = 32)
+  input  wire logic [1023:0]      in_ac_i,      // CAS value (LANES = 32)
+  output logic      [4:0]         at_lane_o,    // LANES < 32: the thread whose atomic operands
+  input  wire logic [31:0]        at_b_i,       //   are read now, and its b
+  input  wire logic [31:0]        at_c_i,       //   and c (same cycle)
 
   output logic                    out_valid_o,  // one-cycle pulse: the access is done
   input  wire logic [OG_W-1:0]    out_grp_i,    // results: lane group read (LANES < 32)
@@ -197,7 +201,8 @@ module wg_smem #(
     // One group of all threads: the results whole, the store data taken at the accept.
     assign out_gdata_o = dat_q;
     assign in_wgrp_o   = '0;
-    assign unused_grp  = ^out_grp_i;
+    assign at_lane_o   = '0;
+    assign unused_grp  = ^{out_grp_i, at_b_i, at_c_i};
 
     // Transpose of a 32 x 32 bit matrix (word r of m in [32r +: 32]): result word c, bit r
     // = m word r, bit c. Five stages of block swaps with constant masks and shifts: wiring
@@ -581,10 +586,10 @@ module wg_smem #(
           if (a_one[l]) begin
             a_bank = in_addr_i[l*32 + 2 +: 5];
             a_row  = in_addr_i[l*32 + 7 +: RW];
-            a_b    = in_ab_i[l*32 +: 32];
-            a_c    = in_ac_i[l*32 +: 32];
           end
         end
+        a_b = at_b_i;
+        a_c = at_c_i;
       end
     end
 
@@ -647,6 +652,11 @@ module wg_smem #(
       a_grp = '0;
       for (int l = 0; l < 32; l++) if (a_one[l]) a_grp = 32'(l);
     end
+    // The atomic operands come back for this thread in the same cycle (wg_lsu reads them
+    // from its operand RAM by lane group); the 1,024-bit in_ab_i and in_ac_i are not read.
+    logic unused_ab;
+    assign at_lane_o = a_grp[4:0];
+    assign unused_ab = ^{in_ab_i, in_ac_i};
     for (genvar k = 0; k < LANES; k++) begin : g_res
       (* ram_style = "distributed" *) logic [127:0] res_q [G];
       logic            we;

@@ -52,6 +52,8 @@ module tb_smem #(
   logic [OG_W-1:0]      wgrp;
   logic [LANES*128-1:0] wdata_grp;
   assign wdata_grp = in_wdata_i[32'(wgrp)*LANES*128 +: LANES*128];
+  // The atomic operands of the thread wg_smem asks for (LANES < 32).
+  logic [4:0] at_lane;
 
   logic [32*RW-1:0] b_rrow, b_wrow;
   logic [1023:0]    b_wdata;
@@ -71,6 +73,9 @@ module tb_smem #(
     .in_aop_i     (in_aop_i),
     .in_ab_i      (in_ab_i),
     .in_ac_i      (in_ac_i),
+    .at_lane_o    (at_lane),
+    .at_b_i       (in_ab_i[32'(at_lane)*32 +: 32]),
+    .at_c_i       (in_ac_i[32'(at_lane)*32 +: 32]),
     .out_valid_o  (out_valid_o),
     .out_grp_i    (out_grp_i),
     .out_gdata_o  (out_gdata_o),
