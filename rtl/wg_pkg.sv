@@ -67,22 +67,22 @@ package wg_pkg;
   // four words: word 0 is the block's word o[6:2] shifted right by o[1:0] bytes (only
   // sub-word accesses have such bytes, and theirs stay in the word), word 1 the odd word
   // of the 8-byte pair o[6:3], words 2 and 3 the upper half of the 16-byte chunk o[6:4].
-  // Words beyond the access's size are unspecified. Three word_of trees, no byte shifter
-  // of the block.
+  // Words beyond the access's size are unspecified. All four lie in the chunk o[6:4], so
+  // the chunk is selected first (a tree of 2:1 multiplexers on o[4], o[5], o[6]: 7 per
+  // bit of 128) and the words are picked inside it; no byte shifter of the block.
   function automatic logic [127:0] words_at(input logic [1023:0] blk, input logic [6:0] o);
-    logic [511:0] odd;
-    logic [255:0] hi2, hi3;
-    logic [31:0]  w0;
-    for (int k = 0; k < 16; k++) odd[k*32 +: 32] = blk[(2*k + 1)*32 +: 32];
-    for (int k = 0; k < 8; k++) begin
-      hi2[k*32 +: 32] = blk[(4*k + 2)*32 +: 32];
-      hi3[k*32 +: 32] = blk[(4*k + 3)*32 +: 32];
-    end
-    w0 = word_of(blk, o[6:2]);
+    logic [511:0] l1;
+    logic [255:0] l2;
+    logic [127:0] c;
+    logic [31:0]  w0, w1;
+    for (int j = 0; j < 4; j++) l1[j*128 +: 128] = o[4] ? blk[(2*j + 1)*128 +: 128] : blk[(2*j)*128 +: 128];
+    for (int j = 0; j < 2; j++) l2[j*128 +: 128] = o[5] ? l1[(2*j + 1)*128 +: 128] : l1[(2*j)*128 +: 128];
+    c  = o[6] ? l2[255:128] : l2[127:0];
+    w0 = o[3] ? (o[2] ? c[127:96] : c[95:64]) : (o[2] ? c[63:32] : c[31:0]);
     w0 = o[0] ? w0 >> 8 : w0;
     w0 = o[1] ? w0 >> 16 : w0;
-    words_at = {word_of({768'd0, hi3}, {2'b00, o[6:4]}), word_of({768'd0, hi2}, {2'b00, o[6:4]}),
-                word_of({512'd0, odd}, {1'b0, o[6:3]}), w0};
+    w1 = o[3] ? c[127:96] : c[63:32];
+    words_at = {c[127:96], c[95:64], w1, w0};
   endfunction
 
 endpackage
