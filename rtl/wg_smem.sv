@@ -859,47 +859,32 @@ module wg_smem #(
   end
 
   // ---------------------------------------------------------------------------
-  // Bank port.
+  // Bank port. The enables carry the access (a clear, a pass, an atomic's read or
+  // write); rows, data and byte enables are used by wg_dmem only under an enable, so they
+  // are not forced to zero in other cycles (that gate on each of their 1,664 bits cost
+  // about 1.5k LUTs).
   // ---------------------------------------------------------------------------
   always_comb begin
-    b_re_o    = '0;
-    b_we_o    = '0;
-    b_rrow_o  = '0;
-    b_wrow_o  = '0;
-    b_wdata_o = '0;
-    b_wbe_o   = '0;
+    b_re_o = '0;
+    b_we_o = '0;
     if (clr_valid_i) begin
-      b_we_o    = '1;
-      b_wrow_o  = {32{clr_row_i}};
-      b_wdata_o = '0;
-      b_wbe_o   = '1;
+      b_we_o = '1;
     end else begin
       case (state_q)
         S_PASS: begin
-          if (ld_q) begin
-            b_re_o   = p_ben;
-            b_rrow_o = p_brow;
-          end else begin
-            b_we_o    = p_ben;
-            b_wrow_o  = p_brow;
-            b_wdata_o = p_wd;
-            b_wbe_o   = p_wbe;
-          end
+          if (ld_q) b_re_o = p_ben;
+          else      b_we_o = p_ben;
         end
-        S_ARD: begin
-          b_re_o   = 32'd1 << a_bank;
-          b_rrow_o = {32{a_row}};
-        end
-        S_AWR: begin
-          b_we_o    = 32'd1 << a_bank;
-          b_wrow_o  = {32{a_row}};
-          b_wdata_o = {32{a_new}};
-          b_wbe_o   = '1;
-        end
+        S_ARD:   b_re_o = 32'd1 << a_bank;
+        S_AWR:   b_we_o = 32'd1 << a_bank;
         default: ;
       endcase
     end
   end
+  assign b_rrow_o  = (state_q == S_ARD) ? {32{a_row}} : p_brow;
+  assign b_wrow_o  = clr_valid_i ? {32{clr_row_i}} : (state_q == S_AWR) ? {32{a_row}} : p_brow;
+  assign b_wdata_o = clr_valid_i ? '0 : (state_q == S_AWR) ? {32{a_new}} : p_wd;
+  assign b_wbe_o   = (clr_valid_i || state_q == S_AWR) ? '1 : p_wbe;
 
   assign out_valid_o  = out_valid_q;
   assign out_passes_o = passes_q;
