@@ -6,8 +6,9 @@
 # the host's check of HELLO against its configuration compares the same numbers.
 #
 # Names are the parameters of wg_gpu / wg_board_core / wg_sm (docs/sm.md section 1).
-# HAS_SFU, LSU_LANES and RF_LANES are wg_sm parameters only: the GPU top passes none of them
-# (the SMs of a GPU build keep the SFU, the warp-wide coalescer and row-wide register files).
+# HAS_SFU, LSU_LANES, RF_LANES and SIMD_DIRECT are wg_sm parameters only: the GPU top passes
+# none of them (the SMs of a GPU build keep the SFU, the warp-wide coalescer, row-wide register
+# files and the SIMD units' direct pass 0).
 
 # arty: Digilent Arty A7-100T (XC7A100T: 63,400 LUT, 126,800 FF, 135 RAMB36, 240 DSP48E1).
 # One SM of 2 x 4 lanes (the two SIMD units of the power-gating study, each with FP32; a
@@ -18,14 +19,16 @@
 # wg_l1's tag updates), no SFU, coalescer 4 lanes per cycle (the SIMD width: docs/fpga.md
 # section 3.4), register files of 8 lanes per RAM word (rows in 4 beats, in block RAM:
 # docs/regfile.md section 12; 4 lanes per word take 1.2k LUTs less per pipe and about 13%
-# more cycles, docs/fpga.md section 3.4).
+# more cycles, docs/fpga.md section 3.4), SIMD units loading every pass from their pass
+# buffer (SIMD_DIRECT=0: a cycle more per SIMD instruction, a third of each unit's own logic
+# less, docs/fpga.md section 3.6).
 # A SIMT stack of 64 entries per warp in both sets, the golden model's depth: a loop whose
 # lanes leave at different trips pushes two entries per divergence (kernels/nested.s
 # needs more than 32), and any kernel the golden model runs must run here.
 FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=4 NUM_SIMD=2 NUM_REGS=8192 RF_BANKS=4 \
                    NUM_CTAS=2 DMEM_BYTES=16384 L1_SETS=16 L1_MSHRS=4 IMEM_DEPTH=1024 \
                    CMEM_BYTES=1024 STACK_DEPTH=64 HAS_FP=1 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
-                   LSU_LANES=4 RF_LANES=8
+                   LSU_LANES=4 RF_LANES=8 SIMD_DIRECT=0
 
 # ice40: the tiniest SM meant to run integer kernels (not run yet): one SIMD unit of 4 lanes, 4 warps,
 # 1024 registers, 1 CTA, 2 KB array, 256 instructions, no FP, no SFU, coalescer 4 lanes per
@@ -34,7 +37,7 @@ FPGA_BOARD_arty := NUM_SMS=1 NUM_WARPS=8 SIMD_WIDTH=4 NUM_SIMD=2 NUM_REGS=8192 R
 FPGA_BOARD_ice40 := NUM_SMS=1 NUM_WARPS=4 SIMD_WIDTH=4 NUM_SIMD=1 NUM_REGS=1024 RF_BANKS=4 \
                     NUM_CTAS=1 DMEM_BYTES=2048 L1_SETS=2 L1_MSHRS=2 IMEM_DEPTH=256 \
                     CMEM_BYTES=256 STACK_DEPTH=64 HAS_FP=0 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
-                    LSU_LANES=4 RF_LANES=4
+                    LSU_LANES=4 RF_LANES=4 SIMD_DIRECT=0
 
 FPGA_BOARDS := arty ice40
 
@@ -47,10 +50,10 @@ BOARD_GPU_NAMES := NUM_WARPS SIMD_WIDTH NUM_SIMD NUM_REGS RF_BANKS NUM_CTAS DMEM
                    L1_MSHRS IMEM_DEPTH CMEM_BYTES STACK_DEPTH HAS_FP MEM_TAG_W RETIRE_EN
 # Names wg_sm takes. $(call board_vflags,BOARD,NAMES): for wg_gpu / wg_board_core give
 # $(BOARD_GPU_NAMES), for wg_sm $(BOARD_SM_NAMES).
-BOARD_SM_NAMES := $(BOARD_GPU_NAMES) HAS_SFU LSU_LANES RF_LANES
+BOARD_SM_NAMES := $(BOARD_GPU_NAMES) HAS_SFU LSU_LANES RF_LANES SIMD_DIRECT
 # Verilator -G flags and the C macros of sim/wggpu_params.h for the GPU and board models.
 # The one-bit parameters are given as 1'b0 / 1'b1 (a plain 1 is a 32-bit constant: WIDTH).
-BOARD_BIT_NAMES := HAS_FP HAS_SFU RETIRE_EN
+BOARD_BIT_NAMES := HAS_FP HAS_SFU RETIRE_EN SIMD_DIRECT
 board_gval   = $(if $(filter $(addsuffix =%,$(BOARD_BIT_NAMES)),$(1)),$(firstword $(subst =, ,$(1)))="1'b$(lastword $(subst =, ,$(1)))",$(1))
 board_vflags = +define+WG_GPU_NUM_SMS=$(call board_param,$(1),NUM_SMS) \
                $(foreach p,$(call board_params,$(1),$(2)),-G$(call board_gval,$(p)))

@@ -24,7 +24,8 @@
 // (xo_*), which arbitrates round robin between its own pipe and the remote one (xi_*) and
 // returns the remote results (xr_*). A SIMD instruction then takes P passes
 // (wg_sm_pkg::simd_passes: more when split, fewer when compacted), so its write-back slot
-// is reserved P + FP32_LATENCY + 1 cycles ahead, in a ring sized for the longest case;
+// is reserved P + FP32_LATENCY + 1 (+ 1 without SIMD_DIRECT) cycles ahead, in a ring sized for
+// the longest case;
 // dispatch also waits for that slot to be free. With every mode off P = PASSES: the
 // latency and the timing are those of the fixed-latency pipeline.
 `default_nettype none
@@ -40,6 +41,9 @@ module wg_exec_pipe #(
   // warp row per cycle; fewer move a row in 32 / RF_LANES beats (a read takes that many
   // cycles, a row write holds the write port that many).
   parameter int unsigned RF_LANES   = 32,
+  // The SIMD unit's pass 0 from its input rows (1), or every pass from its pass buffer, a
+  // cycle later (0: fewer LUTs; wg_simd_unit DIRECT, docs/fpga.md section 3.6).
+  parameter bit          SIMD_DIRECT = 1'b1,
   parameter bit          RETIRE_EN  = 1'b1,
   parameter int unsigned RQ_DEPTH   = 16,
   // Derived: do not override.
@@ -166,8 +170,10 @@ module wg_exec_pipe #(
 );
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
-  localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1;
-  localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + wg_fp32_pkg::FP32_LATENCY + 1;
+  localparam int unsigned LD_LAT  = SIMD_DIRECT ? 0 : 1;   // the unit's cycle before pass 0
+  localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1 + LD_LAT;
+  localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + wg_fp32_pkg::FP32_LATENCY + 1 +
+                                    LD_LAT;
   localparam int unsigned RF_PARTS = 32 / RF_LANES;
   // The ring reaches RF_PARTS - 1 slots past the longest latency (a row write's port window).
   localparam int unsigned RING    = 1 << $clog2(LAT_MAX + RF_PARTS);
@@ -318,7 +324,7 @@ module wg_exec_pipe #(
   logic              slot_ok, own_req, gnt_x, xpri_q, unit_fire, tgt_split;
   assign tgt_split = (SIMD_WIDTH >= 2) && (remote_i ? remote_split_i : split_i);
   assign d_lat   = d_simd ? RING_W'(32'(wg_sm_pkg::simd_passes(d_exec, LW - {2'b0, tgt_split}, compact_i)) +
-                            wg_fp32_pkg::FP32_LATENCY + 1)
+                            wg_fp32_pkg::FP32_LATENCY + 1 + LD_LAT)
                           : RING_W'(LATENCY);
   // A SIMD instruction that writes a register also needs the write port for RF_PARTS
   // cycles from its slot (rf_win_free; always with RF_PARTS = 1).
@@ -372,7 +378,8 @@ module wg_exec_pipe #(
   wg_simd_unit #(
     .SIMD_WIDTH (SIMD_WIDTH),
     .HAS_FP     (HAS_FP),
-    .TAG_W      (1)
+    .TAG_W      (1),
+    .DIRECT     (SIMD_DIRECT)
   ) u_simd (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -7,9 +7,16 @@
 // every PASSES cycles (in_ready_o is low for the PASSES - 1 cycles after a transfer)
 // and is pipelined: the result row of an instruction accepted in cycle t (in_valid_i
 // && in_ready_o) is on out_data_o / out_pred_o with out_valid_o in cycle t + LATENCY,
-//   LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1,
+//   LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1 + (DIRECT ? 0 : 1),
 // the same for every operation (integer results are delayed to match the FP unit), so
-// the SM can reserve its write-back slot at issue. There is no output backpressure;
+// the SM can reserve its write-back slot at issue.
+//
+// DIRECT (default 1): pass 0 is loaded straight from the input rows in the transfer
+// cycle, passes 1.. from the pass buffer. With DIRECT = 0 every pass is loaded from the
+// pass buffer, pass p in cycle t+1+p: one cycle more of latency, the same throughput (the
+// next instruction is taken in the cycle the last pass loads), and one 32:1 operand
+// selection per lane and operand fewer (docs/fpga.md section 3.6: a third of the unit's
+// own logic at 4 lanes). The timing below is that of DIRECT = 1; with 0 add a cycle. There is no output backpressure;
 // the out_* outputs are meaningful only while out_valid_o is high, and out_data_o /
 // out_pred_o only for the threads in out_mask_o (the instruction's execution mask).
 //
@@ -46,7 +53,8 @@
 module wg_simd_unit #(
   parameter int unsigned SIMD_WIDTH = 16,
   parameter bit          HAS_FP     = 1'b1,
-  parameter int unsigned TAG_W      = 8
+  parameter int unsigned TAG_W      = 8,
+  parameter bit          DIRECT     = 1'b1    // pass 0 from the input rows (0: from the buffer)
 ) (
   input  wire logic                  clk_i,
   input  wire logic                  rst_ni,
@@ -81,7 +89,9 @@ module wg_simd_unit #(
   localparam int unsigned HW      = SPLIT_OK ? SIMD_WIDTH / 2 : 1;   // lanes in use when split
   localparam int unsigned MAXP    = SPLIT_OK ? 2 * PASSES : PASSES;  // passes at most
   localparam int unsigned FP_LAT  = wg_fp32_pkg::FP32_LATENCY;
-  localparam int unsigned LAT_MAX = MAXP + FP_LAT + 1;
+  localparam int unsigned LD_LAT  = DIRECT ? 0 : 1;  // cycles from the transfer to pass 0's load
+  localparam int unsigned LAT_MAX = MAXP + FP_LAT + 1 + LD_LAT;
+  localparam int unsigned Q0      = DIRECT ? 1 : 0;  // the first pass loaded from the buffer
   localparam int unsigned PASS_W  = $clog2(MAXP);
   localparam int unsigned ROW_W   = W * 32;  // operand bits of one pass
   localparam int unsigned ISO_W   = 35;      // isolated lane outputs: busy, valid, pred, data
@@ -131,7 +141,7 @@ module wg_simd_unit #(
   // from the pass buffer (the instruction's operand rows in thread order and its slot
   // table). Lane l of pass q runs slot k = q * W' + l; its operands are those of the
   // slot's thread (ld_thr), read through a 32:1 multiplexer per lane.
-  logic              in_fire;
+  logic              in_fire, ld_in;   // ld_in: pass 0 loads from the inputs (DIRECT)
   logic              ld_valid, ld_last;
   logic [5:0]        ld_op;
   logic [2:0]        ld_mod;
@@ -142,6 +152,7 @@ module wg_simd_unit #(
   logic [31:0]       ld_mask;
 
   assign in_fire = in_valid_i && in_ready_o;
+  assign ld_in   = DIRECT && in_fire;
 
   logic              seq_q;   // passes 1.. of the buffered instruction are loading
   logic [PASS_W-1:0] pass_q;  // the pass loaded this cycle while seq_q
@@ -159,8 +170,8 @@ module wg_simd_unit #(
       seq_q  <= 1'b0;
       pass_q <= '0;
     end else if (in_fire) begin
-      seq_q  <= (c_passes > 6'd1);
-      pass_q <= PASS_W'(1);
+      seq_q  <= DIRECT ? (c_passes > 6'd1) : 1'b1;
+      pass_q <= PASS_W'(Q0);
     end else if (seq_q) begin
       seq_q  <= (pass_q != lastp_q);
       pass_q <= pass_q + 1'b1;
@@ -192,7 +203,7 @@ module wg_simd_unit #(
     seq_thr  = '0;
     seq_exec = '0;
     seq_psel = '0;
-    for (int q = 1; q < 32'(MAXP); q++) begin
+    for (int q = Q0; q < 32'(MAXP); q++) begin
       if (pass_q == PASS_W'(q)) begin
         for (int l = 0; l < 32'(W); l++) begin
           if (!split_q) begin
@@ -215,10 +226,10 @@ module wg_simd_unit #(
   // input or buffer chosen first (3 x 1024 bits), then an indexed part-select, 21.1k LUTs;
   // the same with the tree, 16.2k; the tree on both sides and the choice after it, 11.7k
   // (docs/fpga.md section 3.2).
-  assign ld_thr = in_fire ? c_thr[0 +: 5*W] : seq_thr;
+  assign ld_thr = ld_in ? c_thr[0 +: 5*W] : seq_thr;
   always_comb begin
     for (int l = 0; l < 32'(W); l++) begin
-      if (in_fire) begin
+      if (ld_in) begin
         ld_a[l*32 +: 32] = wg_pkg::word_of(in_a_i, ld_thr[l*5 +: 5]);
         ld_b[l*32 +: 32] = wg_pkg::word_of(in_b_i, ld_thr[l*5 +: 5]);
         ld_c[l*32 +: 32] = wg_pkg::word_of(in_c_i, ld_thr[l*5 +: 5]);
@@ -230,15 +241,17 @@ module wg_simd_unit #(
     end
   end
 
-  assign in_ready_o = !seq_q;
-  assign ld_valid   = in_fire || seq_q;
-  assign ld_last    = in_fire ? (c_passes == 6'd1) : (pass_q == lastp_q);
-  assign ld_op      = in_fire ? in_op_i : sop_q;
-  assign ld_mod     = in_fire ? in_mod_i : smod_q;
-  assign ld_exec    = in_fire ? pass_bits(c_mask, in_split, 0) : seq_exec;
-  assign ld_psel    = in_fire ? pass_bits(c_psel, in_split, 0) : seq_psel;
-  assign ld_tag     = in_fire ? in_tag_i : stag_q;
-  assign ld_mask    = in_fire ? in_exec_i : sexec_q;
+  // DIRECT = 0: the next instruction is taken while the last pass loads (the buffer is
+  // written at the end of that cycle).
+  assign in_ready_o = !seq_q || (!DIRECT && pass_q == lastp_q);
+  assign ld_valid   = ld_in || seq_q;
+  assign ld_last    = ld_in ? (c_passes == 6'd1) : (pass_q == lastp_q);
+  assign ld_op      = ld_in ? in_op_i : sop_q;
+  assign ld_mod     = ld_in ? in_mod_i : smod_q;
+  assign ld_exec    = ld_in ? pass_bits(c_mask, in_split, 0) : seq_exec;
+  assign ld_psel    = ld_in ? pass_bits(c_psel, in_split, 0) : seq_psel;
+  assign ld_tag     = ld_in ? in_tag_i : stag_q;
+  assign ld_mask    = ld_in ? in_exec_i : sexec_q;
 
   // ---- Pass control pipeline ---------------------------------------------------------
   // Stage 0 is the compute cycle of a pass (the lanes' operand registers hold it);
@@ -394,7 +407,9 @@ module wg_simd_unit #(
     assign pred = dint_q[FP_LAT] ? dpred_q[FP_LAT] : fp_pred;
 
     assign lane_has_work = v_q || (|dv_q);
-    assign lane_work[l]  = lane_has_work;
+    // DIRECT = 0: a lane whose pass loads in this cycle holds work too (the instruction may
+    // have left the SM's view of the unit's lanes: in_ready_o is high in its last pass).
+    assign lane_work[l]  = lane_has_work || (!DIRECT && ld_valid && ld_exec[l]);
     assign lane_raw      = {v_q, dv_q[FP_LAT], pred, res};
 
     wg_pg_cell #(
@@ -488,7 +503,7 @@ module wg_simd_unit #(
   end
 
   // The documented latency: every accepted instruction comes out exactly its P + FP32_LATENCY
-  // + 1 cycles later (P from wg_sm_pkg::simd_passes, the function the SM reserves its
+  // + 1 (+ 1 with DIRECT = 0) cycles later (P from wg_sm_pkg::simd_passes, the function the SM reserves its
   // write-back slot with), with its tag and mask, and nothing else comes out.
   // due_*[j]: an output due j cycles from this one.
   logic [LAT_MAX-1:0] due_v_q;
@@ -501,15 +516,15 @@ module wg_simd_unit #(
       due_v_q <= '0;
     end else begin
       due_v_q <= due_v_q >> 1;
-      if (in_fire) due_v_q[32'(c_passes) + FP_LAT] <= 1'b1;
+      if (in_fire) due_v_q[32'(c_passes) + FP_LAT + LD_LAT] <= 1'b1;
     end
     for (int j = 0; j + 1 < 32'(LAT_MAX); j++) begin
       due_tag_q[j]  <= due_tag_q[j+1];
       due_mask_q[j] <= due_mask_q[j+1];
     end
     if (in_fire) begin
-      due_tag_q[32'(c_passes) + FP_LAT]  <= in_tag_i;
-      due_mask_q[32'(c_passes) + FP_LAT] <= in_exec_i;
+      due_tag_q[32'(c_passes) + FP_LAT + LD_LAT]  <= in_tag_i;
+      due_mask_q[32'(c_passes) + FP_LAT + LD_LAT] <= in_exec_i;
     end
     if (rst_ni) begin
       assert (!in_fire || exp_passes == c_passes)
@@ -517,7 +532,7 @@ module wg_simd_unit #(
       assert (!in_fire || (32'(c_passes) >= 1 && 32'(c_passes) <= MAXP))
         else $error("wg_simd_unit: %0d passes", c_passes);
       assert (out_valid_o == due_v_q[0])
-        else $error("wg_simd_unit: out_valid_o not P + %0d cycles after a transfer", FP_LAT + 1);
+        else $error("wg_simd_unit: out_valid_o not P + %0d cycles after a transfer", FP_LAT + 1 + LD_LAT);
       if (out_valid_o) begin
         assert (out_tag_o == due_tag_q[0] && out_mask_o == due_mask_q[0])
           else $error("wg_simd_unit: out_tag_o / out_mask_o of the wrong instruction");

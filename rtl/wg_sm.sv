@@ -34,6 +34,7 @@ module wg_sm #(
   parameter bit          RETIRE_EN   = 1'b1,
   parameter int unsigned LSU_LANES   = 32,      // coalescer lanes per cycle (docs/fpga.md 3.3)
   parameter int unsigned RF_LANES    = 32,      // lanes per register-file RAM word (docs/regfile.md 12)
+  parameter bit          SIMD_DIRECT = 1'b1,    // SIMD pass 0 from the operand rows (0: a cycle later, fewer LUTs)
   // Derived: do not override.
   parameter int unsigned IMEM_W = $clog2(IMEM_DEPTH),
   parameter int unsigned CMEM_W = $clog2(CMEM_BYTES / 4),
@@ -771,6 +772,7 @@ module wg_sm #(
       .RF_REGS    (RF_REGS),
       .RF_BANKS   (RF_BANKS),
       .RF_LANES   (RF_LANES),
+      .SIMD_DIRECT (SIMD_DIRECT),
       .RETIRE_EN  (RETIRE_EN)
     ) u_exec (
       .clk_i           (clk_i),

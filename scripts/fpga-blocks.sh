@@ -27,7 +27,7 @@ p() { for kv in $params; do [ "${kv%%=*}" = "$1" ] && { echo "${kv#*=}"; return;
 W=$(p NUM_WARPS); S=$(p NUM_SIMD); L=$(p SIMD_WIDTH); R=$(p NUM_REGS); B=$(p RF_BANKS)
 C=$(p NUM_CTAS); D=$(p DMEM_BYTES); SETS=$(p L1_SETS); M=$(p L1_MSHRS); I=$(p IMEM_DEPTH)
 K=$(p CMEM_BYTES); SD=$(p STACK_DEPTH); FP=$(p HAS_FP); SFU=$(p HAS_SFU); RE=$(p RETIRE_EN)
-LL=$(p LSU_LANES); RFL=$(p RF_LANES)
+LL=$(p LSU_LANES); RFL=$(p RF_LANES); SDIR=$(p SIMD_DIRECT)
 WAYS=$((D * 3 / 4 / 128 / SETS))
 
 # The parameters each block gets from wg_sm.sv.
@@ -39,10 +39,10 @@ bparams() {
 	wg_l1)         echo "DMEM_BYTES $D SETS $SETS MAX_WAYS $WAYS MSHRS $M" ;;
 	wg_dmem)       echo "DMEM_BYTES $D" ;;
 	wg_lsu)        echo "NUM_WARPS $W NUM_SIMD $S NUM_CTAS $C DMEM_BYTES $D L1_SETS $SETS L1_WAYS $WAYS L1_MSHRS $M CMEM_BYTES $K RETIRE_EN $RE HAS_FP $FP LSU_LANES $LL" ;;
-	wg_exec_pipe)  echo "NUM_WARPS $W NUM_SIMD $S SIMD_WIDTH $L HAS_FP $FP RF_REGS $((R / S)) RF_BANKS $B RETIRE_EN $RE RF_LANES $RFL" ;;
+	wg_exec_pipe)  echo "NUM_WARPS $W NUM_SIMD $S SIMD_WIDTH $L HAS_FP $FP RF_REGS $((R / S)) RF_BANKS $B RETIRE_EN $RE RF_LANES $RFL SIMD_DIRECT $SDIR" ;;
 	wg_rf_rows)    echo "NUM_WARPS $((W / S)) NUM_REGS $((R / S)) NUM_BANKS $B LANES_PER_ROW $RFL TAG_W 1" ;;
 	wg_regfile)    echo "NUM_WARPS $((W / S)) NUM_REGS $((R / S)) NUM_BANKS $B LANES_PER_ROW ${RF_LANES_PER_ROW:-32} TAG_W 1" ;;
-	wg_simd_unit)  echo "SIMD_WIDTH $L HAS_FP $FP TAG_W 1" ;;
+	wg_simd_unit)  echo "SIMD_WIDTH $L HAS_FP $FP TAG_W 1 DIRECT $SDIR" ;;
 	wg_warp_sched) echo "NUM_WARPS $W NUM_SIMD $S" ;;
 	wg_fetch)      echo "NUM_WARPS $W NUM_SIMD $S IMEM_DEPTH $I HAS_FP $FP HAS_SFU $SFU" ;;
 	wg_simt_stack) echo "NUM_WARPS $W STACK_DEPTH $SD NUM_PORTS $S" ;;

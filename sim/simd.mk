@@ -1,8 +1,9 @@
 # SIMD unit: per-lane integer ALU, power-gating wrapper, SIMD unit (docs/simd-unit.md).
 # Included by the top-level Makefile (-include sim/simd.mk); adds its recipe to the
 # double-colon rule rtl-test. Each test is its own Verilator build in $(BUILD)/rtl/<test>/.
-#   make rtl-test            also builds and runs test_int_alu and test_simd_unit in three
-#                            builds: 16 lanes with FP, 8 lanes with FP, 16 lanes without FP
+#   make rtl-test            also builds and runs test_int_alu and test_simd_unit in five
+#                            builds: 16, 8 and 4 lanes with FP, 4 lanes with FP and every
+#                            pass from the pass buffer (DIRECT=0), 16 lanes without FP
 #   make simd-test           only these; SIMD_ARGS go to every run, SIMD_ALU_ARGS /
 #                            SIMD_UNIT_ARGS to one test:
 #                            make simd-test SIMD_ARGS=--seed=7 SIMD_ALU_ARGS=--count=10000000
@@ -62,15 +63,16 @@ $(SIMD_FP32_REF_O): tests/rtl/fp32_ref.h sim/simd.mk
 
 SIMD_UNIT_SRCS := tests/rtl/test_simd_unit.cpp tests/rtl/test_int_alu.cpp tests/rtl/fp32_ref.h
 
-# simd_unit_build(name, SIMD_WIDTH, HAS_FP): one Verilated build of test_simd_unit.
+# simd_unit_build(name, SIMD_WIDTH, HAS_FP[, DIRECT]): one Verilated build of test_simd_unit
+# (DIRECT 1 unless given: pass 0 from the input rows).
 define simd_unit_build
 SIMD_UNIT_SIMS += $(BUILD)/rtl/$(1)/test_simd_unit
 $(BUILD)/rtl/$(1)/test_simd_unit: $(SIMD_UNIT_RTL) $(SIMD_VLT) $(SIMD_UNIT_SRCS) $(SIMD_DEPS) $(RTL_RT)/stamp \
                                   $(SIMD_FP32_REF_O) $(LIB)
 	@mkdir -p $$(@D)
 	@echo "VERILATE $(1)"
-	@$(VERILATOR) $(SIMD_VFLAGS) -GSIMD_WIDTH=$(2) -GHAS_FP=1\'b$(3) \
-		-CFLAGS "-DSIMD_WIDTH=$(2) -DHAS_FP=$(3) -DWG_FP32_LATENCY=$(SIMD_FP32_LATENCY)" \
+	@$(VERILATOR) $(SIMD_VFLAGS) -GSIMD_WIDTH=$(2) -GHAS_FP=1\'b$(3) -GDIRECT=1\'b$(or $(4),1) \
+		-CFLAGS "-DSIMD_WIDTH=$(2) -DHAS_FP=$(3) -DDIRECT=$(or $(4),1) -DWG_FP32_LATENCY=$(SIMD_FP32_LATENCY)" \
 		--top-module wg_simd_unit -Mdir $$(@D) -o test_simd_unit \
 		$(SIMD_VLT) $(SIMD_UNIT_RTL) $(abspath tests/rtl/test_simd_unit.cpp) \
 		$(abspath $(SIMD_FP32_REF_O)) $(abspath $(LIB)) \
@@ -80,6 +82,7 @@ SIMD_UNIT_SIMS :=
 $(eval $(call simd_unit_build,test_simd_unit,16,1))
 $(eval $(call simd_unit_build,test_simd_unit_w8,8,1))
 $(eval $(call simd_unit_build,test_simd_unit_w4,4,1))
+$(eval $(call simd_unit_build,test_simd_unit_w4b,4,1,0))
 $(eval $(call simd_unit_build,test_simd_unit_nofp,16,0))
 
 simd-test: $(SIMD_ALU_SIM) $(SIMD_UNIT_SIMS)

@@ -1,7 +1,8 @@
 // test_simd_unit: wg_simd_unit with random warp instructions (docs/simd-unit.md).
 //
-// Built once per parameter set (sim/simd.mk): SIMD_WIDTH, HAS_FP. Every cycle the test
-// checks, against a model of the documented contract:
+// Built once per parameter set (sim/simd.mk): SIMD_WIDTH, HAS_FP, DIRECT (with DIRECT = 0
+// every time below after the transfer is one cycle later; in_ready_o is not). Every cycle
+// the test checks, against a model of the documented contract:
 //   - in_ready_o: high except for the P - 1 cycles after each accepted instruction;
 //   - out_valid_o exactly P + FP32_LATENCY + 1 cycles after each accepted instruction and
 //     never otherwise, with its tag and its execution mask;
@@ -40,13 +41,17 @@
 #ifndef HAS_FP
 #define HAS_FP 1
 #endif
+#ifndef DIRECT
+#define DIRECT 1 /* wg_simd_unit's DIRECT: 0 loads pass 0 from the pass buffer, a cycle later */
+#endif
 #ifndef WG_FP32_LATENCY
 #error "WG_FP32_LATENCY (wg_fp32_pkg::FP32_LATENCY) must be defined by the build"
 #endif
 
 static const unsigned kW = SIMD_WIDTH;
 static const unsigned kPasses = 32 / SIMD_WIDTH;
-static const unsigned kLatency = kPasses + WG_FP32_LATENCY + 1;
+static const unsigned kLd = DIRECT ? 0 : 1; // cycles from the transfer to pass 0's load
+static const unsigned kLatency = kPasses + WG_FP32_LATENCY + 1 + kLd;
 static const uint32_t kLaneMask = SIMD_WIDTH >= 32 ? 0xFFFFFFFFu : ((1u << SIMD_WIDTH) - 1);
 
 using H = wg::Harness<Vwg_simd_unit>;
@@ -351,7 +356,7 @@ static void run(H &h, unsigned count, Stats &st)
 		if (offer && top->in_ready_o) {
 			Expect x;
 			Sched sc = schedule(in);
-			x.cycle = cyc + sc.passes + WG_FP32_LATENCY + 1;
+			x.cycle = cyc + sc.passes + WG_FP32_LATENCY + 1 + kLd;
 			x.op = in.op;
 			x.mod = in.mod;
 			x.tag = in.tag;
@@ -366,14 +371,14 @@ static void run(H &h, unsigned count, Stats &st)
 				x.c[t] = in.c[t];
 			}
 			outq.push_back(x);
-			if (busy_expect.size() < cyc + 1 + sc.passes)
-				busy_expect.resize(cyc + 1 + sc.passes + 1024, 0);
+			if (busy_expect.size() < cyc + 1 + kLd + sc.passes)
+				busy_expect.resize(cyc + 1 + kLd + sc.passes + 1024, 0);
 			for (unsigned p = 0; p < sc.passes; p++) {
 				uint32_t lanes = pass_lanes(sc, p);
-				busy_expect[cyc + 1 + p] = lanes;
+				busy_expect[cyc + 1 + kLd + p] = lanes;
 				for (unsigned l = 0; l < kW; l++)
 					if ((lanes >> l) & 1)
-						lane_free[l] = cyc + 1 + p + WG_FP32_LATENCY + 1;
+						lane_free[l] = cyc + 1 + kLd + p + WG_FP32_LATENCY + 1;
 			}
 			last_fire = cyc;
 			last_passes = sc.passes;
@@ -418,7 +423,8 @@ int main(int argc, char **argv)
 	// (FADD/FSUB/FMUL/FFMA x .RZ/.RM/.RP/.FTZ combinations, docs/isa.md).
 	CHECK(h, g_int_ops.size() == 37 && g_fp_ops.size() == 56, "%zu integer and %zu FP instructions in the "
 	      "ISA table, expected 37 and 56", g_int_ops.size(), g_fp_ops.size());
-	printf("%s: SIMD_WIDTH %u, HAS_FP %d: %u passes, latency %u\n", h.name(), kW, HAS_FP, kPasses, kLatency);
+	printf("%s: SIMD_WIDTH %u, HAS_FP %d, DIRECT %d: %u passes, latency %u\n", h.name(), kW, HAS_FP, DIRECT,
+	       kPasses, kLatency);
 
 	Stats st;
 	run(h, count, st);
