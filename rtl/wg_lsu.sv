@@ -722,10 +722,19 @@ module wg_lsu #(
         wg_q <= wd_next[NG_W-1:0];
       end
     end
+    // Cleared with every request (and at reset), so it is zero whenever wg_q is: the block
+    // starts from zero without a gate on each of its 1,024 bits (the clear is the flip-flops'
+    // synchronous reset).
     always_ff @(posedge clk_i) begin
-      if (a_st_q && tx_valid && !wd_done) wd_q <= tx_wdata;
+      if (!rst_ni || l1_req_fire) wd_q <= '0;
+      else if (a_st_q && tx_valid && !wd_done) wd_q <= tx_wdata;
     end
-    assign wd_base = (wg_q == '0) ? '0 : wd_q;
+    assign wd_base = wd_q;
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && wg_q == '0) assert (wd_q == '0) else $error("wg_lsu: store block not clear at group 0");
+    end
+`endif
   end
 
   // ---------------------------------------------------------------------------
