@@ -170,10 +170,11 @@ module wg_exec_pipe #(
 );
 
   localparam int unsigned PASSES  = 32 / SIMD_WIDTH;
-  localparam int unsigned LD_LAT  = SIMD_DIRECT ? 0 : 1;   // the unit's cycle before pass 0
-  localparam int unsigned LATENCY = PASSES + wg_fp32_pkg::FP32_LATENCY + 1 + LD_LAT;
-  localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + wg_fp32_pkg::FP32_LATENCY + 1 +
-                                    LD_LAT;
+  // A SIMD instruction's latency beyond its passes (the unit's cycle before pass 0 without
+  // SIMD_DIRECT, the FP32 stages, the output row).
+  localparam int unsigned TAIL    = (SIMD_DIRECT ? 0 : 1) + wg_fp32_pkg::FP32_LATENCY + 1;
+  localparam int unsigned LATENCY = PASSES + TAIL;
+  localparam int unsigned LAT_MAX = ((SIMD_WIDTH >= 2) ? 2 * PASSES : PASSES) + TAIL;
   localparam int unsigned RF_PARTS = 32 / RF_LANES;
   // The ring reaches RF_PARTS - 1 slots past the longest latency (a row write's port window).
   localparam int unsigned RING    = 1 << $clog2(LAT_MAX + RF_PARTS);
@@ -324,7 +325,7 @@ module wg_exec_pipe #(
   logic              slot_ok, own_req, gnt_x, xpri_q, unit_fire, tgt_split;
   assign tgt_split = (SIMD_WIDTH >= 2) && (remote_i ? remote_split_i : split_i);
   assign d_lat   = d_simd ? RING_W'(32'(wg_sm_pkg::simd_passes(d_exec, LW - {2'b0, tgt_split}, compact_i)) +
-                            wg_fp32_pkg::FP32_LATENCY + 1 + LD_LAT)
+                            TAIL)
                           : RING_W'(LATENCY);
   // A SIMD instruction that writes a register also needs the write port for RF_PARTS
   // cycles from its slot (rf_win_free; always with RF_PARTS = 1).

@@ -223,14 +223,13 @@ module wg_lsu #(
   // (in_ready_o) with the last group's copy: at once with LSU_LANES = 32. A .128 store
   // arrives as two instructions of one scheduler (wg_exec_pipe reads its operands twice):
   // the second brings rc+2, rc+3, copied into rows D and E (cp_2nd) from accept2 on.
-  logic              cp_go, cp_2nd, cp_last, c2_q;
+  logic              cp_go, cp_2nd, cp_last;
   logic [NG_W-1:0]   cp_q, cp_g;
   logic [SIMD_W-1:0] cp_port;
   assign accept  = arb_valid && agu_take;
   assign accept2 = (a_q == A_WAIT2) && in_valid_i[a_cl_q];
   assign cp_go   = accept || accept2 || (a_q == A_COPY) || (a_q == A_AGU);
   assign cp_g    = (a_q == A_IDLE || a_q == A_WAIT2) ? '0 : cp_q;
-  assign cp_2nd  = (a_q == A_WAIT2) || (a_q == A_AGU && c2_q);
   assign cp_last = cp_go && cp_g == G_LAST;
   assign cp_port = (a_q == A_IDLE) ? arb_idx : a_cl_q;
   always_comb begin
@@ -254,6 +253,8 @@ module wg_lsu #(
   logic              in_st128;
 
   assign au     = au_q;
+  // In A_AGU a .128 store copies its second instruction (A_AGU follows A_WAIT2 only then).
+  assign cp_2nd = (a_q == A_WAIT2) || (a_q == A_AGU && a_st_q && au.mod == wg_isa_pkg::W_128);
   // The granted port's fields. Ports are picked by loops with constant part-selects
   // (here and below): a run-time index into a wide vector costs yosys a shifter.
   always_comb begin
@@ -584,16 +585,11 @@ module wg_lsu #(
   logic [4:0]      at_lane, sm_at_lane;
   logic [31:0]     at_b, at_c;      // the atomic thread's operands
   logic [LGW-1:0]  cp_a, cp_b, cp_c; // group cp_g of the port's rows A, B, C
-  logic [LGW-1:0]  gb, gc, gd, ge;
   assign st_grp  = (a_q == A_SMEM) ? sm_wgrp : wg_q;
   assign at_lane = (a_q == A_SMEM) ? sm_at_lane : tx_lane;
   assign op_g    = a_atom_q ? NG_W'(32'(at_lane) / LSU_LANES) : st_grp;
   assign at_b    = wg_pkg::word_of(1024'(op_b), 5'(32'(at_lane) % LSU_LANES));
   assign at_c    = wg_pkg::word_of(1024'(op_c), 5'(32'(at_lane) % LSU_LANES));
-  assign gb      = op_b;
-  assign gc      = op_c;
-  assign gd      = op_d;
-  assign ge      = op_e;
 
   // The port's group: constant part-selects under compares (formed only while copying).
   always_comb begin
@@ -684,15 +680,15 @@ module wg_lsu #(
       end
       for (int i = 0; i < 32'(LSU_LANES); i++) begin
         // Up to 16 bytes (.64: rb, rc; .128: rb, rc, rd, re); local .64 / .128: word k_tx.
-        b = gb[i*32 +: 32];
-        c = gc[i*32 +: 32];
-        w = k_tx_q[1] ? (k_tx_q[0] ? ge[i*32 +: 32] : gd[i*32 +: 32]) : (k_tx_q[0] ? c : b);
+        b = op_b[i*32 +: 32];
+        c = op_c[i*32 +: 32];
+        w = k_tx_q[1] ? (k_tx_q[0] ? op_e[i*32 +: 32] : op_d[i*32 +: 32]) : (k_tx_q[0] ? c : b);
         case (c_size)
           3'd0:    d = {16{b[7:0]}};
           3'd1:    d = {8{b[15:0]}};
           3'd2:    d = {4{st_word ? w : b}};
           3'd3:    d = {2{c, b}};
-          default: d = {ge[i*32 +: 32], gd[i*32 +: 32], c, b};
+          default: d = {op_e[i*32 +: 32], op_d[i*32 +: 32], c, b};
         endcase
         o  = go[i*7 +: 7];
         bm = shl16(st_bytes, o[3:0]);
@@ -867,7 +863,7 @@ module wg_lsu #(
   // 8 or 16).
   always_comb begin
     for (int i = 0; i < 32'(LSU_LANES); i++) begin
-      sm_wdata[i*128 +: 128] = {ge[i*32 +: 32], gd[i*32 +: 32], gc[i*32 +: 32], gb[i*32 +: 32]};
+      sm_wdata[i*128 +: 128] = {op_e[i*32 +: 32], op_d[i*32 +: 32], op_c[i*32 +: 32], op_b[i*32 +: 32]};
     end
   end
 
@@ -1022,11 +1018,8 @@ module wg_lsu #(
       k_tx_q    <= '0;
       sm_sent_q <= 1'b0;
       cp_q      <= '0;
-      c2_q      <= 1'b0;
     end else begin
       if (cp_go) cp_q <= cp_last ? '0 : NG_W'(cp_g + 1'b1);
-      if (accept) c2_q <= 1'b0;
-      if (accept2) c2_q <= 1'b1;
       a_q     <= a_d;
       fault_o <= (a_q == A_CHECK) && f_any && !faulted_q;
       if ((a_q == A_CHECK) && f_any) faulted_q <= 1'b1;
