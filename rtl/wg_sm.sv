@@ -1297,13 +1297,20 @@ module wg_sm #(
 
   // Execution counters (wg_sm_pkg::EC_*), from the issue slots: branches and their
   // divergence (execution mask neither empty nor the active mask), local-memory bytes,
-  // thread instructions per class. Each 32 bits, wrapping.
+  // thread instructions per class. Each 32 bits, wrapping. The class counters take the
+  // sum of the slots' threads of their class (counter by counter, constant part-selects:
+  // a counter chosen by the class as a variable part-select was a shifter over the 512
+  // bits, per slot, for reading and for writing: about 3k LUTs, docs/fpga.md 3.6).
+  localparam int unsigned EC_NCLS = wg_sm_pkg::NUM_EXECCNT - wg_sm_pkg::EC_CLASS_THREAD;
+  localparam int unsigned EC_IW   = $clog2(NUM_SIMD * 32 + 1);   // threads of one cycle
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cnt_exec_o <= '0;
     end else begin
       logic [wg_sm_pkg::NUM_EXECCNT*32-1:0] e;
-      e = cnt_exec_o;
+      logic [EC_NCLS*EC_IW-1:0]             inc;
+      e   = cnt_exec_o;
+      inc = '0;
       for (int k = 0; k < 32'(NUM_SIMD); k++) begin
         if (st_issue[k]) begin
           logic [3:0]  c;
@@ -1318,8 +1325,9 @@ module wg_sm #(
           // op and mod: the first two members of the packed uop_t, its top 9 bits
           {uop_op, uop_mod} = is_uop[k*UOP_W + UOP_W - 9 +: 9];
           bytes = 32'(n) * 32'(wg_isa_pkg::width_bytes(uop_mod));
-          e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] =
-            e[(wg_sm_pkg::EC_CLASS_THREAD + 32'(c))*32 +: 32] + 32'(n);
+          for (int j = 0; j < 32'(EC_NCLS); j++) begin
+            if (32'(c) == j) inc[j*EC_IW +: EC_IW] = inc[j*EC_IW +: EC_IW] + EC_IW'(n);
+          end
           if (c == wg_isa_pkg::CLASS_BRANCH) begin
             e[wg_sm_pkg::EC_BRANCH*32 +: 32] = e[wg_sm_pkg::EC_BRANCH*32 +: 32] + 32'd1;
             if (emask != '0 && emask != amask)
@@ -1330,6 +1338,10 @@ module wg_sm #(
           if (uop_op == wg_isa_pkg::OP_STL)
             e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] = e[wg_sm_pkg::EC_LOCAL_ST_BYTES*32 +: 32] + bytes;
         end
+      end
+      for (int j = 0; j < 32'(EC_NCLS); j++) begin
+        e[(wg_sm_pkg::EC_CLASS_THREAD + j)*32 +: 32] = e[(wg_sm_pkg::EC_CLASS_THREAD + j)*32 +: 32] +
+                                                       32'(inc[j*EC_IW +: EC_IW]);
       end
       cnt_exec_o <= e;
     end

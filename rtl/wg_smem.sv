@@ -431,6 +431,7 @@ module wg_smem #(
     localparam int unsigned G  = 32 / LANES;             // lane groups
     localparam int unsigned GW = $clog2(G);
     localparam int unsigned AW = RW + 7;                 // address bits kept per lane
+    localparam int unsigned LW = (LANES > 1) ? $clog2(LANES) : 1;   // a lane's index
 
     logic [2:0]           size_q;
     logic [GW-1:0]        grp_q;      // scan: the lane group (0 outside a scan)
@@ -543,18 +544,26 @@ module wg_smem #(
           end
         end
       end
+      // Per byte: the highest served lane covering it, as an encoded index, then one
+      // LANES:1 multiplexer per bit (a priority chain of enables and data per bit measured
+      // about 1k LUTs more in the 4-lane set, docs/fpga.md section 3.6).
       always_comb begin : merge
+        // The data is not gated (a gate would be a seventh input per bit): only the bytes in
+        // wbe are taken.
+        logic [LW-1:0] sel;
         wd  = '0;
         wbe = '0;
-        if (scan_en && !ld_q) begin
-          for (int j = 0; j < 4; j++) begin
+        for (int j = 0; j < 4; j++) begin
+          sel = '0;
+          if (scan_en && !ld_q) begin
             for (int k = 0; k < 32'(LANES); k++) begin
               if (sv[k] && s_cov[k*4 + j]) begin
-                wbe[j]       = 1'b1;
-                wd[j*8 +: 8] = s_d[k*128 + (b % 4)*32 + j*8 +: 8];
+                wbe[j] = 1'b1;
+                sel    = LW'(k);
               end
             end
           end
+          wd[j*8 +: 8] = s_d[32'(sel)*128 + (b % 4)*32 + j*8 +: 8];
         end
       end
       assign s_cl[b]               = old || (hit != '0);
@@ -689,7 +698,7 @@ module wg_smem #(
   // ---------------------------------------------------------------------------
   // Atomics: read the word, then write op(old, b, c).
   // ---------------------------------------------------------------------------
-  assign a_rdw = b_rdata_i[a_bank*32 +: 32];
+  assign a_rdw = wg_pkg::word_of(b_rdata_i, a_bank);   // a mux tree, not a shifter
   assign a_old = a_first_q ? a_rdw : old_q;
 
   function automatic logic [31:0] atom_int(input logic [3:0] op, input logic [31:0] old,
