@@ -113,14 +113,8 @@ module wg_coalescer_scan #(
     p         = 1'b0;
     if (state_q == S_SCAN) begin
       for (int i = 0; i < 32'(LANES); i++) begin
-        a = '0;
-        p = 1'b0;
-        for (int s = 0; s < 32'(STEPS); s++) begin
-          if (32'(step_q) == s) begin
-            a = addr_q[s*LANES + i];
-            p = pend_q[s*LANES + i];
-          end
-        end
+        a = addr_q[32'(step_q)*LANES + i];
+        p = pend_q[32'(step_q)*LANES + i];
         if (p && a[31:7] == laddr[31:7]) begin
           for (int s = 0; s < 32'(STEPS); s++) begin
             if (32'(step_q) == s) hit[s*LANES + i] = 1'b1;

@@ -255,8 +255,8 @@ module wg_lsu #(
   assign au     = au_q;
   // In A_AGU a .128 store copies its second instruction (A_AGU follows A_WAIT2 only then).
   assign cp_2nd = (a_q == A_WAIT2) || (a_q == A_AGU && a_st_q && au.mod == wg_isa_pkg::W_128);
-  // The granted port's fields. Ports are picked by loops with constant part-selects
-  // (here and below): a run-time index into a wide vector costs yosys a shifter.
+  // The granted port's fields, picked by loops with constant part-selects (here and below,
+  // where the stride is not a power of two: such a run-time index costs yosys a shifter).
   always_comb begin
     in_u = '0;
     in_w = '0;
@@ -591,23 +591,23 @@ module wg_lsu #(
   assign at_b    = wg_pkg::word_of(1024'(op_b), 5'(32'(at_lane) % LSU_LANES));
   assign at_c    = wg_pkg::word_of(1024'(op_c), 5'(32'(at_lane) % LSU_LANES));
 
-  // The port's group: constant part-selects under compares (formed only while copying).
+  // The port's group: the rows of every port in (port, group) order, and the group
+  // {cp_port, cp_g} taken by an indexed part-select (a tree of 2:1 multiplexers in yosys,
+  // the index's low bits being zero; compares per group and port made a chain of them).
+  logic [NUM_SIMD*1024-1:0] pr_a, pr_b, pr_c;
+  localparam int unsigned   CPI_W = $clog2(NUM_SIMD * 1024);
+  logic [CPI_W-1:0]         cp_i;
   always_comb begin
-    cp_a = '0;
-    cp_b = '0;
-    cp_c = '0;
-    if (cp_go) begin
-      for (int k = 0; k < 32'(NUM_SIMD); k++) begin
-        for (int g = 0; g < 32'(NG); g++) begin
-          if (32'(cp_port) == k && 32'(cp_g) == g) begin
-            cp_a = in_rows_i[k*3072 + g*LGW +: LGW];
-            cp_b = in_rows_i[k*3072 + 1024 + g*LGW +: LGW];
-            cp_c = in_rows_i[k*3072 + 2048 + g*LGW +: LGW];
-          end
-        end
-      end
+    for (int k = 0; k < 32'(NUM_SIMD); k++) begin
+      pr_a[k*1024 +: 1024] = in_rows_i[k*3072 +: 1024];
+      pr_b[k*1024 +: 1024] = in_rows_i[k*3072 + 1024 +: 1024];
+      pr_c[k*1024 +: 1024] = in_rows_i[k*3072 + 2048 +: 1024];
     end
   end
+  assign cp_i = CPI_W'(32'(cp_port) * 1024 + 32'(cp_g) * LGW);
+  assign cp_a = pr_a[cp_i +: LGW];
+  assign cp_b = pr_b[cp_i +: LGW];
+  assign cp_c = pr_c[cp_i +: LGW];
 
   if (NG == 1) begin : g_opr_ff
     logic [1023:0] ra_q, rb_q, rc_q, rd_q, re_q;
