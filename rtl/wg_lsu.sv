@@ -1105,8 +1105,9 @@ module wg_lsu #(
 
   // Rows of a load response: each served lane's bytes from its offset, one lane
   // group per cycle (rg_q). With NG = 1 the L1's response is written in the cycle
-  // it arrives; else it goes through the FIFO u_rq (fall-through: an empty FIFO
-  // shows it at once) with its tag table entry, and leaves with its last write
+  // it arrives; else it goes through the FIFO u_rq with its tag table entry (not
+  // fall-through: it is at the head the cycle after it arrives, as a fall-through path
+  // of its 1,064 bits cost a LUT per bit, docs/fpga.md section 3.7), and leaves with its last write
   // (NG > 1: one row of one group per cycle, see the result rows below).
   // The tag, the counters and memout_q are done with on arrival.
   logic              rsp_load;
@@ -1145,7 +1146,7 @@ module wg_lsu #(
     // Load requests whose response has not left the FIFO: at most RQ_DEPTH, so a
     // response always finds room.
     logic [RQ_CW-1:0]  ld_out_q;
-    wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RQ_W), .FALL_THROUGH(1'b1)) u_rq (
+    wg_fifo #(.DEPTH(RQ_DEPTH), .WIDTH(RQ_W), .FALL_THROUGH(1'b0)) u_rq (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .flush_i     (1'b0),
