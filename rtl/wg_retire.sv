@@ -37,17 +37,7 @@ module wg_retire #(
   );
 
   assign in_ready_o = out_ready_i ? gnt : '0;
-  // The granted input by compares on its index (a variable part-select is a shifter in
-  // yosys: over N x 1,024 bits).
-  always_comb begin
-    out_meta_o = '0;
-    out_data_o = '0;
-    for (int i = 0; i < 32'(N); i++) begin
-      if (32'(idx) == i) begin
-        out_meta_o = in_meta_i[i*RM_W +: RM_W];
-        out_data_o = in_data_i[i*1024 +: 1024];
-      end
-    end
-  end
+  assign out_meta_o = in_meta_i[idx*RM_W +: RM_W];
+  assign out_data_o = in_data_i[idx*1024 +: 1024];
 
 endmodule
