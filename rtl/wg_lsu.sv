@@ -1105,10 +1105,10 @@ module wg_lsu #(
 
   // Rows of a load response: each served lane's bytes from its offset, one lane
   // group per cycle (rg_q). With NG = 1 the L1's response is written in the cycle
-  // it arrives; else it goes through the FIFO u_rq with its tag table entry (not
-  // fall-through: it is at the head the cycle after it arrives, as a fall-through path
-  // of its 1,064 bits cost a LUT per bit, docs/fpga.md section 3.7), and leaves with its last write
-  // (NG > 1: one row of one group per cycle, see the result rows below).
+  // it arrives; else it goes through the FIFO u_rq with its tag table entry and leaves
+  // with its last write (NG > 1: one row of one group per cycle, see the result rows
+  // below). The FIFO is not fall-through: a response is at its head the cycle after it
+  // arrives (a path through it cost a LUT per bit of its 1,064, docs/fpga.md section 3.7).
   // The tag, the counters and memout_q are done with on arrival.
   logic              rsp_load;
   logic              rp_valid, rp_done, rp_local;

@@ -443,7 +443,7 @@ module wg_simd_unit #(
   // Per thread: the lane writing it (at most one, asserted below), encoded as the OR of the
   // indices of the lanes that hit, and a W:1 multiplexer per bit over the lanes' results
   // (a 4:1 multiplexer is one LUT6 per bit at 4 lanes). The AND-OR of the hits and the
-  // results it replaces measured 2.4k LUTs more at 4 lanes (docs/fpga.md section 3.6).
+  // results it replaces measured 2.4k LUTs more at 4 lanes (docs/fpga.md section 3.7).
   logic [32*W-1:0] wr_hit;   // thread t, lane l at [t*W + l]
   logic [31:0]     wr_en, wr_pred;
   logic [1023:0]   wr_data;

@@ -1300,7 +1300,7 @@ module wg_sm #(
   // thread instructions per class. Each 32 bits, wrapping. The class counters take the
   // sum of the slots' threads of their class (counter by counter, constant part-selects:
   // a counter chosen by the class as a variable part-select was a shifter over the 512
-  // bits, per slot, for reading and for writing: about 3k LUTs, docs/fpga.md 3.6).
+  // bits, per slot, for reading and for writing: about 4.5k LUTs, docs/fpga.md 3.7).
   localparam int unsigned EC_NCLS = wg_sm_pkg::NUM_EXECCNT - wg_sm_pkg::EC_CLASS_THREAD;
   localparam int unsigned EC_IW   = $clog2(NUM_SIMD * 32 + 1);   // threads of one cycle
   always_ff @(posedge clk_i) begin

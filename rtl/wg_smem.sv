@@ -546,10 +546,9 @@ module wg_smem #(
       end
       // Per byte: the highest served lane covering it, as an encoded index, then one
       // LANES:1 multiplexer per bit (a priority chain of enables and data per bit measured
-      // about 1k LUTs more in the 4-lane set, docs/fpga.md section 3.6).
+      // about 0.5k LUTs more in the 4-lane set, docs/fpga.md section 3.7). The data is not
+      // gated (a gate would be a seventh input per bit): only the bytes in wbe are taken.
       always_comb begin : merge
-        // The data is not gated (a gate would be a seventh input per bit): only the bytes in
-        // wbe are taken.
         logic [LW-1:0] sel;
         wd  = '0;
         wbe = '0;

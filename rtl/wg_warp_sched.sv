@@ -287,12 +287,12 @@ module wg_warp_sched #(
   assign is_bar  = (u.op == wg_isa_pkg::OP_BAR);
   assign is_setp = u.wr_pd && !is_plop;
 
-  logic [2:0] nwr4;
   always_comb begin
+    logic [2:0] nwr4;
     // Only the destinations become pending.
     // Register j is a destination when it is rd + k (mod 64) for some k below nwr (at most
     // 4): a compare per register (a write at a run-time position per k was a shifter each
-    // in yosys: 0.65k LUTs more per scheduler, docs/fpga.md section 3.7).
+    // in yosys: 0.7k LUTs more per scheduler, docs/fpga.md section 3.7).
     nwr4 = (u.nwr > 3'd4) ? 3'd4 : u.nwr;
     for (int j = 0; j < 64; j++) set_rmask[j] = (6'(j) - u.rd) < 6'(nwr4);
     set_pmask = '0;
