@@ -11,8 +11,8 @@
 # read as black boxes, their logic not counted: e.g. "wg_smem wg_l1 wg_dmem" gives wg_lsu's
 # own logic), RF_LANES_PER_ROW (wg_regfile's LANES_PER_ROW alone, 32 unless given; inside
 # wg_exec_pipe it is the set's RF_LANES, through wg_rf_rows), BLOCK_MAP (synth_xilinx's LUT
-# mapper option: empty for the default ABC mapping, -abc9 for ABC9; make fpga-blocks passes
-# FPGA_BLOCKS_MAP).
+# mapper option: empty for the default ABC mapping, -abc9 for ABC9, scripts/xc7-synth.sh; make
+# fpga-blocks passes FPGA_BLOCKS_MAP).
 set -u
 out=$1; params=$2; shift 2
 YOSYS=${YOSYS:-yosys}
@@ -68,8 +68,9 @@ for b in "$@"; do
 	[ -n "$libs" ] && libs="read_verilog -sv -lib $libs;"
 	start=$(date +%s)
 	[ -n "$chp" ] && chp="chparam $chp $b;"
+	syn=$(YOSYS="$YOSYS" scripts/xc7-synth.sh "$b" "$BLOCK_MAP" 1 "$out/ramb-boxes.v") || exit 2
 	timeout "$BLOCK_TIMEOUT" "$YOSYS" -q -l "$out/$b.log" -p "read_verilog -sv $files; $libs $chp
-		synth_xilinx -family xc7 -flatten $BLOCK_MAP -top $b; check -assert; tee -q -o $out/$b.stat stat" \
+		$syn check -assert; tee -q -o $out/$b.stat stat" \
 		>/dev/null 2>&1
 	rc=$?; t=$(( $(date +%s) - start ))
 	if [ $rc -ne 0 ]; then printf '%-14s failed (exit %d after %d s, %s/%s.log)\n' "$b" $rc $t "$out" "$b"; continue; fi

@@ -7,7 +7,10 @@
 #   make fpga-xc7        yosys synth_xilinx estimate of one SM of the `arty` configuration
 #                        (configs/boards.mk) against the XC7A100T: LUT/FF/BRAM/DSP used and
 #                        available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
-#                        FPGA_XC7_FLATTEN=1: one flat netlist (totals only).
+#                        FPGA_XC7_FLATTEN=1: one flat netlist (totals only); FPGA_XC7_MAP=-abc9:
+#                        yosys' ABC9 LUT mapping (docs/fpga.md section 3.8).
+#   make xc7-abc9-test   scripts/xc7-synth.sh's ABC9 flow on a small design with a true dual-port
+#                        block RAM: it maps, RAMs and DSPs as in the default flow. In `make test`.
 #   make xc7-report-test scripts/fpga-xc7-table.sh and scripts/fpga-xc7-blocks.py on a small
 #                        hierarchical synth_xilinx run: totals agree, rows add up. In `make test`.
 #   make fpga-blocks     the SM's blocks synthesised one by one (synth_xilinx), board
@@ -108,15 +111,22 @@ XC7_CAP          := 63400 126800 135 240
 # port tied to a constant in one instance goes (pipe 1 never takes a remote instruction, for one);
 # the totals only, no table by block.
 FPGA_XC7_FLATTEN ?=
+# FPGA_XC7_MAP=-abc9: yosys' ABC9 LUT mapping (about a quarter fewer LUTs than the default
+# ABC mapping; docs/fpga.md section 3.8: with yosys 0.23 it runs on the SM only with the block
+# RAMs boxed around the LUT mapping, scripts/xc7-synth.sh). Empty (the default): the mapping
+# every figure of docs/fpga.md before section 3.8 was measured with.
+FPGA_XC7_MAP     ?=
+# The synthesis commands come from scripts/xc7-synth.sh, in the shell variable syn.
 XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
-         synth_xilinx -family xc7 $(if $(FPGA_XC7_FLATTEN),-flatten) -top wg_sm; rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
+         $$syn rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
          tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
 	@mkdir -p $(XC7_DIR)
-	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten) wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
-	@start=$$(date +%s); \
-	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p '$(XC7_YS)' >$(XC7_DIR)/yosys.err 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
+	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP)) wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
+	@syn=$$(YOSYS=$(YOSYS) scripts/xc7-synth.sh wg_sm "$(FPGA_XC7_MAP)" "$(FPGA_XC7_FLATTEN)" $(XC7_DIR)/ramb-boxes.v) || exit 1; \
+	start=$$(date +%s); \
+	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p "$(XC7_YS)" >$(XC7_DIR)/yosys.err 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
 	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
@@ -135,12 +145,17 @@ fpga-xc7:
 xc7-report-test:
 	@tests/fpga/xc7-report-test.sh $(FPGA_DIR)/xc7-report-test
 
+# The ABC9 flow of scripts/xc7-synth.sh on a design with a true dual-port block RAM (a few s).
+.PHONY: xc7-abc9-test
+xc7-abc9-test:
+	@tests/fpga/xc7-abc9-test.sh $(FPGA_DIR)/xc7-abc9-test
+
 # --- per-block table ----------------------------------------------------------
 FPGA_BLOCKS_BOARD ?= arty
 # synth_xilinx's LUT mapper for the blocks: empty for its default ABC mapping (every table of
 # docs/fpga.md is measured with it, so figures compare from run to run), or -abc9 for yosys'
-# ABC9 flow (about a quarter fewer LUTs, docs/fpga.md section 3.5; on the whole SM yosys 0.23
-# stops in ABC9_OPS, so fpga-xc7 has no such option).
+# ABC9 flow (about a quarter fewer LUTs, docs/fpga.md section 3.5; block RAMs boxed around the
+# LUT mapping, scripts/xc7-synth.sh, as for fpga-xc7's FPGA_XC7_MAP).
 FPGA_BLOCKS_MAP ?=
 FPGA_BLOCKS ?= wg_warp_sched wg_barrier wg_sreg wg_simt_stack wg_fetch wg_cta_ctrl wg_dmem \
                wg_coalescer wg_l1 wg_smem wg_exec_pipe wg_lsu
@@ -213,4 +228,4 @@ $(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/h
 fx2-loop-test: $(FX2L_SIM)
 	$(FX2L_SIM)
 
-rtl-test:: fx2-loop-test fpga fpga-lint xc7-report-test
+rtl-test:: fx2-loop-test fpga fpga-lint xc7-report-test xc7-abc9-test
