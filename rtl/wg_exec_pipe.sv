@@ -111,10 +111,11 @@ module wg_exec_pipe #(
   input  wire logic [31:0]           is_psel_i,
   input  wire logic [31:0]           is_pval_i,
 
-  // Special registers of the instruction at dispatch.
-  output logic                       sr_en_o,     // an S2R at dispatch: wg_sreg forms sr_row_i
+  // Special registers of the instruction at dispatch (wg_sreg's port, shared by the pipes).
+  output logic                       sr_en_o,     // an S2R at dispatch asks for the port
   output logic [WARP_W-1:0]          sr_warp_o,
   output logic [4:0]                 sr_num_o,
+  input  wire logic                  sr_gnt_i,    // granted: sr_row_i is its row this cycle
   input  wire logic [1023:0]         sr_row_i,
 
   // To the LSU.
@@ -339,11 +340,14 @@ module wg_exec_pipe #(
   assign d_lanes  = SIMD_WIDTH'(wg_sm_pkg::simd_lanes(d_exec, LW - {2'b0, tgt_split}, compact_i));
   assign lanes_ok = (d_lanes & ~simd_lanes_on_i) == '0;
 
-  assign own_req    = d_valid && d_simd && ring_ok && !remote_i && lanes_ok;
+  // An S2R goes only in a cycle in which wg_sreg's shared port serves this pipe.
+  logic s2r_ok;
+  assign s2r_ok     = !d_s2r || sr_gnt_i;
+  assign own_req    = d_valid && d_simd && ring_ok && !remote_i && lanes_ok && s2r_ok;
   assign gnt_x      = xi_valid_i && (!own_req || xpri_q);
   assign xi_ready_o = simd_ready && gnt_x;
   assign unit_fire  = simd_ready && (own_req || gnt_x);
-  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i && lanes_ok;
+  assign xo_valid_o = d_valid && d_simd && ring_ok && remote_i && lanes_ok && s2r_ok;
 
   assign simd_fire = remote_i ? (xo_valid_o && xo_ready_i) : (own_req && simd_ready && !gnt_x);
   assign d_fire    = simd_fire || (d_valid && d_ctrl && ring_ok) || (d_valid && d_lsu && lsu_ready_i) ||
@@ -356,7 +360,7 @@ module wg_exec_pipe #(
   assign opq_pop      = d_fire;
   assign rf_rsp_ready = d_fire;
 
-  assign sr_en_o   = d_s2r;
+  assign sr_en_o   = d_valid && d_s2r;
   assign sr_warp_o = d_warp;
   assign sr_num_o  = du.imm[4:0];
 

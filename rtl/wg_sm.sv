@@ -242,8 +242,8 @@ module wg_sm #(
   logic [NUM_SIMD*18-1:0]       simt_pc, simt_target, simt_reconv;
   logic [NUM_SIMD*4-1:0]        bar_id;
   logic [NUM_SIMD*5-1:0]        sr_num;
-  logic [NUM_SIMD-1:0]          sr_en;
-  logic [NUM_SIMD*1024-1:0]     sr_row;
+  logic [NUM_SIMD-1:0]          sr_en, sr_gnt;
+  logic [1023:0]                sr_row;       // wg_sreg's one port, for the granted pipe
   logic [NUM_SIMD-1:0]          ifault;
   logic [NUM_SIMD*WARP_W-1:0]   ifault_warp;
   logic [NUM_SIMD*18-1:0]       ifault_pc;
@@ -824,7 +824,8 @@ module wg_sm #(
       .sr_en_o         (sr_en[k]),
       .sr_warp_o       (sr_warp[k*WARP_W +: WARP_W]),
       .sr_num_o        (sr_num[k*5 +: 5]),
-      .sr_row_i        (sr_row[k*1024 +: 1024]),
+      .sr_gnt_i        (sr_gnt[k]),
+      .sr_row_i        (sr_row),
       .lsu_valid_o     (lsu_valid[k]),
       .lsu_ready_i     (lsu_ready[k]),
       .lsu_warp_o      (lsu_warp[k*WARP_W +: WARP_W]),
@@ -992,6 +993,7 @@ module wg_sm #(
     .rd_en_i    (sr_en),
     .rd_warp_i  (sr_warp),
     .rd_num_i   (sr_num),
+    .rd_gnt_o   (sr_gnt),
     .rd_row_o   (sr_row)
   );
 

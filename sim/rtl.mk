@@ -94,6 +94,11 @@ $(eval $(call rtl_test,test_decode,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_deco
 $(eval $(call rtl_test,test_decode_nofp,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_decode.cpp,\
 	"-GHAS_FP=1'b0" "-GHAS_SFU=1'b0" -CFLAGS "-DDEC_HAS_FP=0 -DDEC_HAS_SFU=0",$(RTL_DIR)/isa.o))
 
+# Special registers (S2R rows, docs/sm-pipeline.md section 3): 4 warps, 2 CTA slots, the port
+# shared by two schedulers.
+$(eval $(call rtl_test,test_sreg,wg_sreg,rtl/wg_sm_pkg.sv rtl/wg_rr_arbiter.sv rtl/wg_sreg.sv,tests/rtl/test_sreg.cpp,\
+	-GNUM_WARPS=4 -GNUM_CTAS=2 -GNUM_PORTS=2))
+
 # Power-gating accounting (docs/power-gating.md section 4): the GTX480 SM's 32 lanes and 1024
 # bins; 8 lanes and 256 bins (an FPGA size).
 $(eval $(call rtl_test,test_pg_acct,wg_pg_acct,rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv,\
