@@ -28,7 +28,7 @@ module wg_sm #(
   parameter bit          HAS_FP      = 1'b1,
   parameter bit          HAS_SFU     = 1'b1,    // special-function unit (docs/sfu.md)
   parameter int unsigned SFU_LANES   = 4,
-  parameter int unsigned PGT_QDEPTH  = 256,   // lane-activity trace queue (docs/power-gating.md 7.2)
+  parameter int unsigned PGT_QDEPTH  = 512,   // lane-activity trace queue (docs/power-gating.md 7.2)
   parameter int unsigned MEM_BYTES   = 128,
   parameter int unsigned MEM_TAG_W   = 8,
   parameter bit          RETIRE_EN   = 1'b1,
