@@ -111,10 +111,10 @@ XC7_CAP          := 63400 126800 135 240
 # port tied to a constant in one instance goes (pipe 1 never takes a remote instruction, for one);
 # the totals only, no table by block.
 FPGA_XC7_FLATTEN ?=
-# FPGA_XC7_MAP=-abc9: yosys' ABC9 LUT mapping (about a quarter fewer LUTs than the default
-# ABC mapping; docs/fpga.md section 3.8: with yosys 0.23 it runs on the SM only with the block
-# RAMs boxed around the LUT mapping, scripts/xc7-synth.sh). Empty (the default): the mapping
-# every figure of docs/fpga.md before section 3.8 was measured with.
+# FPGA_XC7_MAP=-abc9: yosys' ABC9 LUT mapping (on the SM about an eighth fewer LUTs than the
+# default ABC mapping; docs/fpga.md section 3.8: with yosys 0.23 it runs on the SM only with the
+# block RAMs boxed around the LUT mapping, scripts/xc7-synth.sh). Empty (the default): the
+# mapping every figure of docs/fpga.md before section 3.8 was measured with.
 FPGA_XC7_MAP     ?=
 # The synthesis commands come from scripts/xc7-synth.sh, in the shell variable syn.
 XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
@@ -154,8 +154,9 @@ xc7-abc9-test:
 FPGA_BLOCKS_BOARD ?= arty
 # synth_xilinx's LUT mapper for the blocks: empty for its default ABC mapping (every table of
 # docs/fpga.md is measured with it, so figures compare from run to run), or -abc9 for yosys'
-# ABC9 flow (about a quarter fewer LUTs, docs/fpga.md section 3.5; block RAMs boxed around the
-# LUT mapping, scripts/xc7-synth.sh, as for fpga-xc7's FPGA_XC7_MAP).
+# ABC9 flow (a quarter fewer LUTs on some blocks, an eighth on the whole SM, docs/fpga.md
+# sections 3.5 and 3.8; block RAMs boxed around the LUT mapping, scripts/xc7-synth.sh, as for
+# fpga-xc7's FPGA_XC7_MAP).
 FPGA_BLOCKS_MAP ?=
 FPGA_BLOCKS ?= wg_warp_sched wg_barrier wg_sreg wg_simt_stack wg_fetch wg_cta_ctrl wg_dmem \
                wg_coalescer wg_l1 wg_smem wg_exec_pipe wg_lsu

@@ -94,7 +94,7 @@ $(eval $(call rtl_test,test_decode,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_deco
 $(eval $(call rtl_test,test_decode_nofp,tb_decode,$(RTL_DEC_SRCS),tests/rtl/test_decode.cpp,\
 	"-GHAS_FP=1'b0" "-GHAS_SFU=1'b0" -CFLAGS "-DDEC_HAS_FP=0 -DDEC_HAS_SFU=0",$(RTL_DIR)/isa.o))
 
-# Special registers (S2R rows, docs/sm-pipeline.md section 3): 4 warps, 2 CTA slots, the port
+# Special registers (S2R rows, docs/sm-pipeline.md "Execution pipelines"): 4 warps, 2 CTA slots, the port
 # shared by two schedulers.
 $(eval $(call rtl_test,test_sreg,wg_sreg,rtl/wg_sm_pkg.sv rtl/wg_rr_arbiter.sv rtl/wg_sreg.sv,tests/rtl/test_sreg.cpp,\
 	-GNUM_WARPS=4 -GNUM_CTAS=2 -GNUM_PORTS=2))
