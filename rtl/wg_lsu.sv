@@ -172,6 +172,11 @@ module wg_lsu #(
   localparam logic [5:0]  RZ      = wg_isa_pkg::REG_RZ;
   // Lane groups of the narrow memory path (one group = LSU_LANES lanes).
   localparam int unsigned NG      = 32 / LSU_LANES;
+  // Threads per CTA: a CTA that runs has at most NUM_WARPS x 32 (wg_cta_ctrl launches it
+  // only on that many free warp slots), so the first thread index of a warp multiplies the
+  // CTA's linear index by THR_W bits only: a 32 x 9-bit product at 8 warps, one DSP48E1,
+  // where a 32 x 32 one took five with a cascade (docs/fpga.md section 3.8).
+  localparam int unsigned THR_W   = $clog2(NUM_WARPS * 32 + 1);
   localparam int unsigned NG_W    = (NG > 1) ? $clog2(NG) : 1;
   localparam int unsigned LGW     = LSU_LANES * 32;      // bits of a group's words
   localparam logic [NG_W-1:0] G_LAST = NG_W'(NG - 1);
@@ -1034,6 +1039,15 @@ module wg_lsu #(
     end
   end
 
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && accept) begin
+      assert ((threads_i >> THR_W) == '0)
+        else $error("wg_lsu: %0d threads per CTA, more than %0d warps hold", threads_i, NUM_WARPS);
+    end
+  end
+`endif
+
   always_ff @(posedge clk_i) begin
     if (accept) begin
       au_q       <= in_u;
@@ -1051,7 +1065,8 @@ module wg_lsu #(
       a_bcast_q  <= (in_u.op == wg_isa_pkg::OP_LDC) && in_u.ra == RZ;
       a_bytes_q  <= (in_u.op >= wg_isa_pkg::OP_ATOMG) ? 5'd4 : wg_isa_pkg::width_bytes(in_u.mod);
       a_sbase_q  <= 32'(in_cta) * ((smem_cta_i + 32'd127) & ~32'd127);
-      a_gtid0_q  <= cta_linear_i[in_cta*32 +: 32] * threads_i + 32'(warp_wic_i[in_w*5 +: 5]) * 32'd32;
+      a_gtid0_q  <= cta_linear_i[in_cta*32 +: 32] * 32'(threads_i[THR_W-1:0]) +
+                    32'(warp_wic_i[in_w*5 +: 5]) * 32'd32;
       if (in_u.op >= wg_isa_pkg::OP_ATOMG) a_kind_q <= K_THREAD;
       else if (in_u.op >= wg_isa_pkg::OP_STG) a_kind_q <= K_STORE;
       else if (in_u.op == wg_isa_pkg::OP_LDGCG) a_kind_q <= K_SEG;
@@ -1655,7 +1670,7 @@ module wg_lsu #(
   end
 
   logic unused_ok;
-  assign unused_ok = ^{au, arb_gnt, l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
+  assign unused_ok = ^{au, arb_gnt, threads_i[31:THR_W], l1_hit_p, l1_miss_p, l1_cnt_local, l1_cnt_write, sl_local_q[0], a_ld_q};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
