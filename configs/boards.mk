@@ -39,7 +39,23 @@ FPGA_BOARD_ice40 := NUM_SMS=1 NUM_WARPS=4 SIMD_WIDTH=4 NUM_SIMD=1 NUM_REGS=1024 
                     CMEM_BYTES=256 STACK_DEPTH=64 HAS_FP=0 HAS_SFU=0 MEM_TAG_W=8 RETIRE_EN=0 \
                     LSU_LANES=4 RF_LANES=4 SIMD_DIRECT=0
 
+# nexysv: Digilent Nexys Video (XC7A200T-1SBG484C: 134,600 LUT, 269,200 FF, 365 RAMB36, 740
+# DSP48E1), the Artix-7 board that holds the `arty` SM: the same set (docs/fpga.md section 3.9:
+# the SM is 1.8 times an XC7A100T by yosys' best mapping, and 0.84 of the XC7A200T). The Arty
+# keeps its set as the target of the redesign that is to make the SM fit it (section 3.6).
+FPGA_BOARD_nexysv := $(FPGA_BOARD_arty)
+
+# The parameter sets (linted with each set by make fpga-lint; nexysv is arty's).
 FPGA_BOARDS := arty ice40
+# The Xilinx 7-series boards (constraints/vivado-build.tcl) and the device each is compared
+# with by make fpga-xc7 (ice40's set is compared with the XC7A100T, the smallest Artix-7 board
+# here); the devices' capacity: LUT, FF, RAMB36 (a RAMB18 counts half), DSP48E1.
+FPGA_XC7_BOARDS     := arty nexysv
+FPGA_XC7_DEV_arty   := XC7A100T
+FPGA_XC7_DEV_nexysv := XC7A200T
+FPGA_XC7_DEV_ice40  := XC7A100T
+XC7_CAP_XC7A100T    := 63400 126800 135 240
+XC7_CAP_XC7A200T    := 134600 269200 365 740
 
 # $(call board_param,BOARD,NAME): one value
 board_param = $(patsubst $(2)=%,%,$(filter $(2)=%,$(FPGA_BOARD_$(1))))

@@ -1,8 +1,10 @@
 ## Digilent Arty A7-100T (XC7A100T-1CSG324C) with the FX2LP module on Pmods JB, JC and JD
-## (docs/fpga.md section 4). Top: rtl/wg_board_top.sv, whose port names are those below
-## (docs/fpga.md section 4 lists them); the JTAG debug port is the FPGA's own TAP through
-## BSCANE2 (rtl/wg_jtag_bscan.sv): no pins. Pin sites from the board's schematic / master
-## XDC; every FX2 signal is 3.3 V LVCMOS on both sides.
+## (docs/fpga.md section 4). Tops: rtl/wg_xc7_top.sv (the GPU) and rtl/wg_arty_loop_top.sv
+## (the FX2 loop-back), whose port names are those below (docs/fpga.md section 4 lists them;
+## make xdc-test checks them); the JTAG debug port is the FPGA's own TAP through BSCANE2
+## (rtl/wg_jtag_bscan.sv): no pins. Pin sites from the board's schematic / master XDC; every
+## FX2 signal is 3.3 V LVCMOS on both sides. Clocks and the FX2 interface's timing are the
+## boards' common constraints (xc7-common.xdc, xc7-jtag.xdc; constraints/vivado-build.tcl).
 
 ## Configuration bank voltage (the board's bank 0 is at 3.3 V).
 set_property CONFIG_VOLTAGE 3.3 [current_design]
@@ -11,7 +13,6 @@ set_property BITSTREAM.GENERAL.COMPRESS TRUE [current_design]
 
 ## 100 MHz oscillator.
 set_property -dict { PACKAGE_PIN E3  IOSTANDARD LVCMOS33 } [get_ports { clk_i }]
-create_clock -name clk100 -period 10.000 -waveform {0 5} [get_ports { clk_i }]
 
 ## Reset: the red RESET button (ck_rst), low when pressed.
 set_property -dict { PACKAGE_PIN C2  IOSTANDARD LVCMOS33 } [get_ports { rst_ni }]
@@ -25,7 +26,6 @@ set_property -dict { PACKAGE_PIN T10 IOSTANDARD LVCMOS33 } [get_ports { led_o[3]
 ## Pmod JB (high-speed, bank 15): clock, flags, strobes, reset.
 ## IFCLK on JB3 (D15, IO_L12P_T1_MRCC_15): a clock-capable pin, so it reaches a BUFG directly.
 set_property -dict { PACKAGE_PIN D15 IOSTANDARD LVCMOS33 } [get_ports { fx2_ifclk_i }]
-create_clock -name ifclk -period 20.833 -waveform {0 10.416} [get_ports { fx2_ifclk_i }]
 set_property -dict { PACKAGE_PIN E15 IOSTANDARD LVCMOS33 } [get_ports { fx2_flaga_ni }]
 set_property -dict { PACKAGE_PIN E16 IOSTANDARD LVCMOS33 } [get_ports { fx2_flagb_ni }]
 set_property -dict { PACKAGE_PIN C15 IOSTANDARD LVCMOS33 SLEW FAST DRIVE 8 } [get_ports { fx2_slrd_no }]
@@ -48,22 +48,3 @@ set_property -dict { PACKAGE_PIN U13 IOSTANDARD LVCMOS33 SLEW FAST DRIVE 8 } [ge
 ## Pmod JD (standard, bank 35): FIFO address (changes only between bursts).
 set_property -dict { PACKAGE_PIN D4  IOSTANDARD LVCMOS33 } [get_ports { fx2_fifoadr_o[0] }]
 set_property -dict { PACKAGE_PIN D3  IOSTANDARD LVCMOS33 } [get_ports { fx2_fifoadr_o[1] }]
-
-## The two clocks are unrelated; the board top crosses between them through its own
-## synchronisers and FIFOs.
-set_clock_groups -asynchronous -group [get_clocks clk100] -group [get_clocks ifclk]
-
-## FX2 interface timing: a budget, half of the 20.8 ns IFCLK period on each side of the
-## wires (FX2 clock-to-out plus board delay on inputs; FX2 setup plus board delay on
-## outputs). Check it against the CY7C68013A data sheet's synchronous slave-FIFO table
-## (IFCLK sourced by the FX2) before relying on a tight design. The FPGA side registers
-## these signals in the IOBs.
-set fx2_in  [get_ports { fx2_flaga_ni fx2_flagb_ni fx2_fd_io[*] }]
-set fx2_out [get_ports { fx2_slrd_no fx2_slwr_no fx2_sloe_no fx2_pktend_no fx2_fifoadr_o[*] fx2_fd_io[*] }]
-set_input_delay  -clock ifclk -max 10.4 $fx2_in
-set_input_delay  -clock ifclk -min 0.0  $fx2_in
-set_output_delay -clock ifclk -max 10.4 $fx2_out
-set_output_delay -clock ifclk -min 0.0  $fx2_out
-## Resets and LEDs are asynchronous to everything.
-set_false_path -from [get_ports { rst_ni fx2_rst_ni }]
-set_false_path -to   [get_ports { led_o[*] }]

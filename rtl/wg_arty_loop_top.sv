@@ -1,9 +1,10 @@
-// wg_arty_loop_top: the Arty A7 bring-up image (docs/fpga.md section 8): the FX2 loop-back
-// (wg_fx2_loop) behind the same ports and pins as the GPU's board top
-// (constraints/arty-a7-100t.xdc), so the wiring, the FX2 firmware and the host's USB path
-// can be checked before the GPU bitstream is loaded: `make fpga-arty FPGA_ARTY_TOP=
-// wg_arty_loop_top`. LEDs: 0 IFCLK runs (blinks), 1 FX2 reset released, 2 a byte moved
-// (stretched), 3 the 100 MHz clock runs (blinks).
+// wg_arty_loop_top: the bring-up image of the Xilinx boards (docs/fpga.md section 8; named
+// after the first of them, the Arty A7, it builds for the Nexys Video as well): the FX2
+// loop-back (wg_fx2_loop) behind the same ports and pins as the GPU's image wg_xc7_top
+// (constraints/arty-a7-100t.xdc, constraints/nexys-video.xdc), so the wiring, the FX2
+// firmware and the host's USB path can be checked before the GPU bitstream is loaded: `make
+// fpga-arty FPGA_XC7_TOP=wg_arty_loop_top` (or fpga-nexysv). LEDs: 0 IFCLK runs (blinks), 1
+// FX2 reset released, 2 a byte moved (stretched), 3 the 100 MHz clock runs (blinks).
 `default_nettype none
 
 module wg_arty_loop_top (

@@ -61,7 +61,11 @@ module wg_board_top #(
   // The bridge (wg_fx2_fifo).
   parameter int unsigned PKTEND_IDLE   = 64,
   // VERSION[31:16] of the register block.
-  parameter logic [15:0] BUILD         = 16'h0001
+  parameter logic [15:0] BUILD         = 16'h0001,
+  // The JTAG debug port: 0 a TAP of its own on the tck_i..tdo_o pins (simulation, and boards
+  // whose fabric pins carry JTAG); 1 the user instructions of a Xilinx 7-series FPGA's own TAP
+  // through BSCANE2 (wg_jtag_bscan; the JTAG pins are not used: rtl/wg_xc7_top.sv).
+  parameter bit          JTAG_BSCAN    = 1'b0
 ) (
   // FX2LP (docs/fx2.md section 6).
   input  wire logic       ifclk_i,
@@ -284,29 +288,52 @@ module wg_board_top #(
   logic [wg_jtag_pkg::SYS_STATUS_W-1:0] jstatus;
   logic [NUM_CTRL*32-1:0]         ctrl;
   logic [NUM_CTRL-1:0]            ctrl_we;
-  logic [3:0]                     unused_tap_state;
 
-  wg_jtag_tap u_tap (
-    .tck_i       (tck_i),
-    .tms_i       (tms_i),
-    .tdi_i       (tdi_i),
-    .trst_ni     (trst_ni),
-    .tdo_o       (tdo_o),
-    .tdo_oe_o    (tdo_oe_o),
-    .tap_state_o (unused_tap_state),
-    .clk_i       (ifclk_i),
-    .rst_ni      (rst_n),
-    .req_valid_o (req_valid),
-    .req_ready_i (req_ready),
-    .req_write_o (req_write),
-    .req_addr_o  (req_addr),
-    .req_wdata_o (req_wdata),
-    .rsp_valid_i (rsp_valid),
-    .rsp_ready_o (rsp_ready),
-    .rsp_rdata_i (rsp_rdata),
-    .rsp_err_i   (rsp_err),
-    .status_i    (jstatus)
-  );
+  if (JTAG_BSCAN) begin : g_bscan
+    wg_jtag_bscan u_bscan (
+      .clk_i       (ifclk_i),
+      .rst_ni      (rst_n),
+      .req_valid_o (req_valid),
+      .req_ready_i (req_ready),
+      .req_write_o (req_write),
+      .req_addr_o  (req_addr),
+      .req_wdata_o (req_wdata),
+      .rsp_valid_i (rsp_valid),
+      .rsp_ready_o (rsp_ready),
+      .rsp_rdata_i (rsp_rdata),
+      .rsp_err_i   (rsp_err),
+      .status_i    (jstatus)
+    );
+    assign tdo_o    = 1'b0;
+    assign tdo_oe_o = 1'b0;
+    logic unused_jtag_pins;
+    assign unused_jtag_pins = ^{tck_i, tms_i, tdi_i, trst_ni};
+  end else begin : g_tap
+    logic [3:0] unused_tap_state;
+    logic       unused_tap;
+    assign unused_tap = ^unused_tap_state;
+    wg_jtag_tap u_tap (
+      .tck_i       (tck_i),
+      .tms_i       (tms_i),
+      .tdi_i       (tdi_i),
+      .trst_ni     (trst_ni),
+      .tdo_o       (tdo_o),
+      .tdo_oe_o    (tdo_oe_o),
+      .tap_state_o (unused_tap_state),
+      .clk_i       (ifclk_i),
+      .rst_ni      (rst_n),
+      .req_valid_o (req_valid),
+      .req_ready_i (req_ready),
+      .req_write_o (req_write),
+      .req_addr_o  (req_addr),
+      .req_wdata_o (req_wdata),
+      .rsp_valid_i (rsp_valid),
+      .rsp_ready_o (rsp_ready),
+      .rsp_rdata_i (rsp_rdata),
+      .rsp_err_i   (rsp_err),
+      .status_i    (jstatus)
+    );
+  end
 
   wg_jtag_regs #(
     .NUM_CNT  (NUM_CNT),
@@ -396,7 +423,7 @@ module wg_board_top #(
   end
 
   logic unused_top;
-  assign unused_top = ^{rep_off, rep_seq[31:20], unused_tap_state};
+  assign unused_top = ^{rep_off, rep_seq[31:20]};
 
   assign led_o  = {halted_q, running, failed, up};
   // Nothing moves but the core's link timers: every other part as for idle_o.

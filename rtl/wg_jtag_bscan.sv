@@ -1,12 +1,14 @@
-// wg_jtag_bscan: the JTAG debug port on a Xilinx 7-series FPGA (the Arty A7
-// board top), where the TAP is the FPGA's own (IR 6 bits, reached through the
-// on-board FT2232H) and no fabric logic can add a TAP of its own. Its user
+// wg_jtag_bscan: the JTAG debug port on a Xilinx 7-series FPGA (wg_board_top with
+// JTAG_BSCAN, the GPU image wg_xc7_top of the Nexys Video and Arty A7), where the TAP
+// is the FPGA's own (IR 6 bits, reached through the on-board FT2232H) and no fabric
+// logic can add a TAP of its own. Its user
 // instructions USER1 (0x02) and USER2 (0x03) reach the fabric through BSCANE2
 // primitives (JTAG_CHAIN 1 and 2); wg_jtag_dtm sits behind them exactly as it
 // sits behind wg_jtag_tap in simulation, so the register-window side (the
 // register bus on clk_i, the status bits) is the same, and so are the OpenOCD
 // procedures (constraints/openocd/warpgate.tcl, with tap xc7.tap).
-// IDCODE and BYPASS are the FPGA's (IDCODE 0x13631093 on an XC7A100T).
+// IDCODE and BYPASS are the FPGA's (0x13631093 on an XC7A100T, 0x13636093 on an
+// XC7A200T: the top 4 bits are the silicon revision).
 //
 // BSCANE2 timing relied on (UG470, docs/jtag.md section 9): TCK is the JTAG
 // clock; SEL is high while the instruction is this instance's USERn; CAPTURE,

@@ -4,9 +4,9 @@
 #                        (the FX2 loop-back: the SM does not fit an iCE40); prints utilisation
 #                        and post-route Fmax; fails on a latch, on the design not fitting, or on
 #                        IFCLK's Fmax below 48 MHz. About 10 s. In `make test`.
-#   make fpga-xc7        yosys synth_xilinx estimate of one SM of the `arty` configuration
-#                        (configs/boards.mk) against the XC7A100T: LUT/FF/BRAM/DSP used and
-#                        available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
+#   make fpga-xc7        yosys synth_xilinx estimate of one SM of board FPGA_XC7_BOARD's set
+#                        (default arty; configs/boards.mk) against the board's device
+#                        (XC7A100T; nexysv: XC7A200T): LUT/FF/BRAM/DSP used and available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
 #                        FPGA_XC7_FLATTEN=1: one flat netlist (totals only); FPGA_XC7_MAP=-abc9:
 #                        yosys' ABC9 LUT mapping (docs/fpga.md section 3.8).
 #   make xc7-abc9-test   scripts/xc7-synth.sh's ABC9 flow on a small design with a true dual-port
@@ -17,12 +17,14 @@
 #                        FPGA_BLOCKS_BOARD (default arty): the cost table of docs/fpga.md
 #   make fpga-configs    build/fpga/<board>.cfg: the host configuration of each board
 #   make fpga-lint       verilator --lint-only -Wall of one SM with each board's parameters
-#   make fpga-arty       Vivado batch build of the Arty A7 bitstream (where Vivado is installed)
+#   make fpga-arty       Vivado batch build of the Arty A7-100T bitstream (where Vivado is
+#   make fpga-nexysv     installed), or the Nexys Video's (XC7A200T)
+#   make xdc-test        the XDC files' ports are the Xilinx tops' ports (in `make test`)
 #   make fx2-loop-test   tests/rtl/test_fx2_loop.cpp (in `make test`)
 #   make program-ice40   load build/fpga/ice40/wg_ice40_top.bin into the iCEBreaker's FPGA
 #                        (iceprog -S: SRAM, lost at power-off)
-# The Arty A7 bitstream is Vivado's (constraints/arty-a7-100t.tcl, not run here); `make
-# program` (sim/jtag.mk) loads it over the board's FT2232H.
+# The Xilinx boards' bitstreams are Vivado's (constraints/vivado-build.tcl, not run here);
+# `make program` (sim/jtag.mk) loads one over the board's FT2232H.
 
 
 YOSYS       ?= yosys
@@ -82,30 +84,35 @@ program-ice40: $(ICE40_BIN)
 	@command -v $(ICEPROG) >/dev/null || { echo "program-ice40: $(ICEPROG) not found (Debian package fpga-icestorm)"; exit 1; }
 	$(ICEPROG) -S $(ICE40_BIN)
 
-# --- Arty A7-100T with Vivado (not installed here) -----------------------------------------
-# The GPU's board top with the `arty` parameter set, or the loop-back bring-up image
-# (FPGA_ARTY_TOP=wg_arty_loop_top, no parameters); bitstream and reports in build/board/,
-# where `make program` (sim/jtag.mk) looks for it.
-VIVADO        ?= vivado
-FPGA_ARTY_TOP ?= wg_board_top
-FPGA_ARTY_PARAMS = $(if $(filter wg_board_top,$(FPGA_ARTY_TOP)),\
-                   $(call board_params,arty,NUM_SMS $(BOARD_GPU_NAMES)))
-.PHONY: fpga-arty
-fpga-arty:
-	@command -v $(VIVADO) >/dev/null || { echo "fpga-arty: $(VIVADO) not found: the Arty A7 bitstream needs Vivado" \
-		"(constraints/arty-a7-100t.tcl, docs/fpga.md section 6); make fpga-xc7 gives yosys' estimate"; exit 1; }
-	@[ -f rtl/$(FPGA_ARTY_TOP).sv ] || { echo "fpga-arty: no rtl/$(FPGA_ARTY_TOP).sv"; exit 1; }
+# --- Xilinx 7-series boards with Vivado (not installed here) ---------------------------
+# make fpga-arty (Arty A7-100T) or make fpga-nexysv (Nexys Video, XC7A200T): the GPU image
+# (wg_xc7_top: wg_board_top behind the board's pins, JTAG through BSCANE2) with the board's
+# parameter set, or the loop-back bring-up image (FPGA_XC7_TOP=wg_arty_loop_top, no
+# parameters); bitstream build/board/warpgate_<board>.bit and reports in build/board/, where
+# `make program` (sim/jtag.mk) looks for it.
+VIVADO       ?= vivado
+FPGA_XC7_TOP ?= wg_xc7_top
+fpga_xc7_params = $(if $(filter wg_xc7_top,$(FPGA_XC7_TOP)),$(call board_params,$(1),NUM_SMS $(BOARD_GPU_NAMES)))
+.PHONY: $(addprefix fpga-,$(FPGA_XC7_BOARDS))
+$(addprefix fpga-,$(FPGA_XC7_BOARDS)): fpga-%:
+	@command -v $(VIVADO) >/dev/null || { echo "fpga-$*: $(VIVADO) not found: the board's bitstream needs Vivado" \
+		"(constraints/vivado-build.tcl, docs/fpga.md section 6); make fpga-xc7 FPGA_XC7_BOARD=$* gives yosys' estimate"; exit 1; }
+	@[ -f rtl/$(FPGA_XC7_TOP).sv ] || { echo "fpga-$*: no rtl/$(FPGA_XC7_TOP).sv"; exit 1; }
 	@mkdir -p $(BUILD)/board
-	$(VIVADO) -mode batch -nojournal -log $(BUILD)/board/vivado.log -source constraints/arty-a7-100t.tcl \
-		-tclargs $(BUILD)/board $(FPGA_ARTY_TOP) $(FPGA_ARTY_PARAMS)
+	$(VIVADO) -mode batch -nojournal -log $(BUILD)/board/vivado-$*.log -source constraints/vivado-build.tcl \
+		-tclargs $(BUILD)/board $* $(FPGA_XC7_TOP) $(call fpga_xc7_params,$*)
 
 # --- Artix-7 estimate ---------------------------------------------------------
 FPGA_XC7_BOARD   ?= arty
 FPGA_XC7_TIMEOUT ?= 5400
 XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)
 XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
-# XC7A100T capacity: LUT, FF, RAMB36 (a RAMB18 counts half), DSP48E1.
-XC7_CAP          := 63400 126800 135 240
+# The device the board is compared with (configs/boards.mk): its name and capacity.
+# (FPGA_XC7_DEV=XC7A200T compares any set with the larger device; a set without a device of
+# its own is compared with the XC7A100T.)
+FPGA_XC7_DEV     ?= $(or $(FPGA_XC7_DEV_$(FPGA_XC7_BOARD)),XC7A100T)
+XC7_DEV          := $(FPGA_XC7_DEV)
+XC7_CAP           = $(XC7_CAP_$(XC7_DEV))
 
 # FPGA_XC7_FLATTEN=1: one flat netlist, as Vivado's default synthesis makes, so that logic behind a
 # port tied to a constant in one instance goes (pipe 1 never takes a remote instruction, for one);
@@ -122,6 +129,8 @@ XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BO
          tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
+	@[ -n "$(FPGA_BOARD_$(FPGA_XC7_BOARD))" ] && [ -n "$(XC7_CAP)" ] || { echo "fpga-xc7: board '$(FPGA_XC7_BOARD)'" \
+		"has no parameter set or no Xilinx device in configs/boards.mk"; exit 1; }
 	@mkdir -p $(XC7_DIR)
 	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP)) wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
 	@syn=$$(YOSYS=$(YOSYS) scripts/xc7-synth.sh wg_sm "$(FPGA_XC7_MAP)" "$(FPGA_XC7_FLATTEN)" $(XC7_DIR)/ramb-boxes.v) || exit 1; \
@@ -130,7 +139,7 @@ fpga-xc7:
 	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
-	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_CAP); rc=$$?; \
+	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_DEV) $(XC7_CAP); rc=$$?; \
 	if [ -z "$(FPGA_XC7_FLATTEN)" ]; then \
 		echo "  one SM by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
 		scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat || exit 1; \
@@ -144,6 +153,12 @@ fpga-xc7:
 .PHONY: xc7-report-test
 xc7-report-test:
 	@tests/fpga/xc7-report-test.sh $(FPGA_DIR)/xc7-report-test
+
+# The Xilinx boards' XDC files against the tops (ports, pins), and the GPU image elaborating with
+# the `arty` set (about 20 s).
+.PHONY: xdc-test
+xdc-test:
+	@XDC_TEST_CHPARAM="$(call board_chparam,arty,$(BOARD_GPU_NAMES))" tests/fpga/xdc-test.sh $(FPGA_DIR)/xdc-test
 
 # The ABC9 flow of scripts/xc7-synth.sh on a design with a true dual-port block RAM (a few s).
 .PHONY: xc7-abc9-test
@@ -208,8 +223,9 @@ $(FPGA_DIR)/%.cfg: configs/boards.mk sim/fpga.mk
 	  echo "dl1                 = $$s:128:$$(( d / 4 / 128 / s ))"; \
 	} > $@
 
-fpga-configs: $(foreach b,$(FPGA_BOARDS),$(FPGA_DIR)/$(b).cfg)
-	@for b in $(FPGA_BOARDS); do echo "$(FPGA_DIR)/$$b.cfg"; done
+FPGA_CFG_BOARDS := $(sort $(FPGA_BOARDS) $(FPGA_XC7_BOARDS))
+fpga-configs: $(foreach b,$(FPGA_CFG_BOARDS),$(FPGA_DIR)/$(b).cfg)
+	@for b in $(FPGA_CFG_BOARDS); do echo "$(FPGA_DIR)/$$b.cfg"; done
 
 # --- the loop-back's test -----------------------------------------------------------
 FX2L_DIR := $(BUILD)/rtl/fx2_loop
@@ -229,4 +245,4 @@ $(FX2L_SIM): $(FX2L_RTL) $(wildcard rtl/*.vlt) tests/rtl/test_fx2_loop.cpp sim/h
 fx2-loop-test: $(FX2L_SIM)
 	$(FX2L_SIM)
 
-rtl-test:: fx2-loop-test fpga fpga-lint xc7-report-test xc7-abc9-test
+rtl-test:: fx2-loop-test fpga fpga-lint xc7-report-test xc7-abc9-test xdc-test

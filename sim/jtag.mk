@@ -9,7 +9,9 @@
 #   make jtag-bitbang      build/rtl/jtag/jtag_bitbang, the server alone
 #   make jtag-lint         verilator --lint-only -Wall of the modules, several parameter sets
 #   make jtag-synth        yosys synth_ice40 of wg_jtag_tap + wg_jtag_regs (tb_jtag sizes)
-#   make program           load BITSTREAM into an Arty A7 over its USB JTAG (openocd)
+#   make program           load BITSTREAM into a Xilinx board over its USB JTAG (openocd;
+#                          PROGRAM_BOARD arty or nexysv)
+#   make openocd-cfg-test  the boards' OpenOCD configurations parse (in `make test`)
 # The Verilated model (tests/rtl/tb_jtag.sv) and sim/wgjtag.cpp make build/rtl/jtag/libwgjtag.a;
 # it is redone when the RTL, the wrapper or this file changes.
 
@@ -57,7 +59,7 @@ jtag-bitbang: $(JTAG_DIR)/jtag_bitbang
 jtag-test: $(JTAG_DIR)/jtag_bitbang
 	@OPENOCD=$(OPENOCD) scripts/jtag-test.sh $(BUILD) $(JTAG_SCANS)
 
-rtl-test:: jtag-rtl-test jtag-test
+rtl-test:: jtag-rtl-test jtag-test openocd-cfg-test
 
 # Lint: each module as its own top, the register block at its size limits, the test top.
 JTAG_LINT = $(VERILATOR) --lint-only -Wall $(JTAG_VLT)
@@ -85,16 +87,35 @@ jtag-synth:
 	@echo "wg_jtag_tap (with wg_jtag_dtm), synth_ice40:"; grep -E 'Number of cells|SB_LUT4|SB_DFF' $(JTAG_DIR)/synth/tap.stat
 	@echo "wg_jtag_regs (4 counters, 4 controls), synth_ice40:"; grep -E 'Number of cells|SB_LUT4|SB_DFF' $(JTAG_DIR)/synth/regs.stat
 
-# Load a bitstream into the Arty A7's FPGA (volatile: lost at power-off) over the on-board
-# FT2232H (constraints/openocd/arty-a7.cfg, docs/jtag.md section 9).
-#   make program BITSTREAM=build/board/warpgate_arty.bit
-BITSTREAM ?= $(BUILD)/board/warpgate_arty.bit
+# Load a bitstream into a Xilinx board's FPGA (volatile: lost at power-off) over its on-board
+# FT2232H (constraints/openocd/, docs/jtag.md section 9): PROGRAM_BOARD arty (Arty A7-100T,
+# the default) or nexysv (Nexys Video); the bitstream of make fpga-<board> by default.
+#   make program [PROGRAM_BOARD=nexysv] [BITSTREAM=path/to/file.bit]
+PROGRAM_BOARD ?= arty
+OPENOCD_CFG_arty   := constraints/openocd/arty-a7.cfg
+OPENOCD_CFG_nexysv := constraints/openocd/nexys-video.cfg
+BITSTREAM ?= $(BUILD)/board/warpgate_$(PROGRAM_BOARD).bit
 program:
+	@[ -n "$(OPENOCD_CFG_$(PROGRAM_BOARD))" ] || { echo "program: no OpenOCD configuration for board" \
+		"'$(PROGRAM_BOARD)' (arty or nexysv)"; exit 1; }
 	@[ -f "$(BITSTREAM)" ] || { echo "program: no bitstream at $(BITSTREAM) (give BITSTREAM=path/to/file.bit;" \
-		"the Arty A7 board build produces it)"; exit 1; }
+		"make fpga-$(PROGRAM_BOARD) produces it)"; exit 1; }
 	@command -v $(OPENOCD) >/dev/null || { echo "program: $(OPENOCD) not found (Debian package openocd)"; exit 1; }
-	@$(OPENOCD) -c "gdb_port disabled; tcl_port disabled; telnet_port disabled" -f constraints/openocd/arty-a7.cfg \
+	@$(OPENOCD) -c "gdb_port disabled; tcl_port disabled; telnet_port disabled" -f $(OPENOCD_CFG_$(PROGRAM_BOARD)) \
 		-c "init; pld load 0 {$(BITSTREAM)}; virtex2 read_stat 0; shutdown" \
-		|| { echo "program: openocd failed: is an Arty A7 connected over USB, powered, and readable" \
-			"(udev rule for 0403:6010)? See docs/jtag.md section 9"; exit 1; }
+		|| { echo "program: openocd failed: is the board ($(PROGRAM_BOARD)) connected over USB, powered, and" \
+			"readable (udev rule for 0403:6010)? See docs/jtag.md section 9"; exit 1; }
 	@echo "program: $(BITSTREAM) loaded"
+
+# The boards' OpenOCD configurations parse and declare the FPGA's TAP (no adapter is opened:
+# OpenOCD stops before init).
+.PHONY: openocd-cfg-test
+openocd-cfg-test:
+	@command -v $(OPENOCD) >/dev/null || { echo "openocd-cfg-test: $(OPENOCD) not found (make deps)"; exit 1; }
+	@for c in $(OPENOCD_CFG_arty) $(OPENOCD_CFG_nexysv); do \
+		t=$$($(OPENOCD) -c "gdb_port disabled; tcl_port disabled; telnet_port disabled" -f $$c \
+			-c "puts \"taps: [jtag names]\"; puts \"procs: [info procs wg_dump]\"; shutdown" 2>&1); \
+		echo "$$t" | grep -qx "taps: xc7.tap" && echo "$$t" | grep -qx "procs: wg_dump" \
+			|| { echo "$$t"; echo "openocd-cfg-test: $$c does not declare xc7.tap with the warpgate procedures"; exit 1; }; \
+		echo "openocd-cfg-test: $$c: xc7.tap, warpgate procedures"; \
+	done

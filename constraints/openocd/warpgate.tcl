@@ -2,7 +2,7 @@
 # access through USER1, status through USER2. The instruction codes are the
 # Xilinx 7-series ones, so the same procedures work on the simulated TAP
 # (warpgate-sim.cfg, tap warpgate.tap) and on the FPGA's own TAP with the
-# BSCANE2 wrapper (arty-a7.cfg, tap xc7.tap). Every procedure takes the tap.
+# BSCANE2 wrapper (nexys-video.cfg, arty-a7.cfg: tap xc7.tap). Every procedure takes the tap.
 #
 #   wg_read TAP ADDR          -> register value
 #   wg_write TAP ADDR VALUE
