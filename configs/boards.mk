@@ -6,9 +6,10 @@
 # the host's check of HELLO against its configuration compares the same numbers.
 #
 # Names are the parameters of wg_gpu / wg_board_core / wg_sm (docs/sm.md section 1).
-# HAS_SFU, LSU_LANES, RF_LANES and SIMD_DIRECT are wg_sm parameters only: the GPU top passes
-# none of them (the SMs of a GPU build keep the SFU, the warp-wide coalescer, row-wide register
-# files and the SIMD units' direct pass 0).
+# HAS_SFU, LSU_LANES, RF_LANES and SIMD_DIRECT are the SM's FPGA options: wg_sm, and the board
+# image (wg_xc7_top, wg_board_top, wg_board_core, wg_gpu) passes them down; the Verilated GPU and
+# board builds (sim/gpu.mk, sim/board.mk) leave them at their defaults (the SFU, the warp-wide
+# coalescer, row-wide register files and the SIMD units' direct pass 0).
 
 # arty: Digilent Arty A7-100T (XC7A100T: 63,400 LUT, 126,800 FF, 135 RAMB36, 240 DSP48E1).
 # One SM of 2 x 4 lanes (the two SIMD units of the power-gating study, each with FP32; a
@@ -64,8 +65,8 @@ board_params = $(filter $(addsuffix =%,$(2)),$(FPGA_BOARD_$(1)))
 # Names wg_gpu and wg_board_core take (NUM_SMS goes through WG_GPU_NUM_SMS, as in sim/gpu.mk).
 BOARD_GPU_NAMES := NUM_WARPS SIMD_WIDTH NUM_SIMD NUM_REGS RF_BANKS NUM_CTAS DMEM_BYTES L1_SETS \
                    L1_MSHRS IMEM_DEPTH CMEM_BYTES STACK_DEPTH HAS_FP MEM_TAG_W RETIRE_EN
-# Names wg_sm takes. $(call board_vflags,BOARD,NAMES): for wg_gpu / wg_board_core give
-# $(BOARD_GPU_NAMES), for wg_sm $(BOARD_SM_NAMES).
+# Names wg_sm and the board image take. $(call board_vflags,BOARD,NAMES): for the Verilated
+# wg_gpu / wg_board_core give $(BOARD_GPU_NAMES), for wg_sm and wg_xc7_top $(BOARD_SM_NAMES).
 BOARD_SM_NAMES := $(BOARD_GPU_NAMES) HAS_SFU LSU_LANES RF_LANES SIMD_DIRECT
 # Verilator -G flags and the C macros of sim/wggpu_params.h for the GPU and board models.
 # The one-bit parameters are given as 1'b0 / 1'b1 (a plain 1 is a 32-bit constant: WIDTH).

@@ -45,6 +45,10 @@ module wg_board_core #(
   parameter bit          HAS_FP        = 1'b1,
   parameter int unsigned MEM_TAG_W     = 8,
   parameter bit          RETIRE_EN     = 1'b1,
+  parameter bit          HAS_SFU       = 1'b1,    // the SM's FPGA options (wg_gpu)
+  parameter int unsigned LSU_LANES     = 32,
+  parameter int unsigned RF_LANES      = 32,
+  parameter bit          SIMD_DIRECT   = 1'b1,
   parameter int unsigned RSP_DEPTH     = 1 << MEM_TAG_W,
   parameter int unsigned LAUNCH_DEPTH  = NUM_CTAS,
   parameter int unsigned OUT_DEPTH     = 2,
@@ -371,6 +375,10 @@ module wg_board_core #(
     .HAS_FP       (HAS_FP),
     .MEM_TAG_W    (MEM_TAG_W),
     .RETIRE_EN    (RETIRE_EN),
+    .HAS_SFU      (HAS_SFU),
+    .LSU_LANES    (LSU_LANES),
+    .RF_LANES     (RF_LANES),
+    .SIMD_DIRECT  (SIMD_DIRECT),
     .RSP_DEPTH    (RSP_DEPTH),
     .LAUNCH_DEPTH (LAUNCH_DEPTH),
     .OUT_DEPTH    (OUT_DEPTH)

@@ -52,6 +52,10 @@ module wg_board_top #(
   parameter bit          HAS_FP        = 1'b1,
   parameter int unsigned MEM_TAG_W     = 8,
   parameter bit          RETIRE_EN     = 1'b1,
+  parameter bit          HAS_SFU       = 1'b1,    // the SM's FPGA options (wg_gpu)
+  parameter int unsigned LSU_LANES     = 32,
+  parameter int unsigned RF_LANES      = 32,
+  parameter bit          SIMD_DIRECT   = 1'b1,
   // The link engine (docs/link-rtl.md section 6).
   parameter int unsigned RX_BUF_BYTES  = 32768,
   parameter int unsigned RX_PAYLOAD    = 16364,
@@ -186,6 +190,10 @@ module wg_board_top #(
     .HAS_FP        (HAS_FP),
     .MEM_TAG_W     (MEM_TAG_W),
     .RETIRE_EN     (RETIRE_EN),
+    .HAS_SFU       (HAS_SFU),
+    .LSU_LANES     (LSU_LANES),
+    .RF_LANES      (RF_LANES),
+    .SIMD_DIRECT   (SIMD_DIRECT),
     .RX_BUF_BYTES  (RX_BUF_BYTES),
     .RX_PAYLOAD    (RX_PAYLOAD),
     .TX_FRAMES     (TX_FRAMES),

@@ -36,6 +36,12 @@ module wg_gpu #(
   parameter bit          HAS_FP       = 1'b1,
   parameter int unsigned MEM_TAG_W    = 8,
   parameter bit          RETIRE_EN    = 1'b1,
+  // The SM's FPGA options (wg_sm; the defaults are the full-width SM of the GTX480 build,
+  // configs/boards.mk sets them for a board: docs/fpga.md section 2).
+  parameter bit          HAS_SFU      = 1'b1,
+  parameter int unsigned LSU_LANES    = 32,
+  parameter int unsigned RF_LANES     = 32,
+  parameter bit          SIMD_DIRECT  = 1'b1,
   // Queues.
   // The host never has more responses or launches in flight for an SM than the
   // SM can have requests outstanding (tags) or CTAs resident, so with these
@@ -571,7 +577,11 @@ module wg_gpu #(
       .HAS_FP     (HAS_FP),
       .MEM_BYTES  (128),
       .MEM_TAG_W  (MEM_TAG_W),
-      .RETIRE_EN  (RETIRE_EN)
+      .RETIRE_EN  (RETIRE_EN),
+      .HAS_SFU    (HAS_SFU),
+      .LSU_LANES  (LSU_LANES),
+      .RF_LANES   (RF_LANES),
+      .SIMD_DIRECT(SIMD_DIRECT)
     ) u_sm (
       .clk_i             (clk_sm_s),
       .clk_pg_i          (clk_pg_s),

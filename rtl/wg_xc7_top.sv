@@ -32,7 +32,11 @@ module wg_xc7_top #(
   parameter int unsigned STACK_DEPTH = 64,
   parameter bit          HAS_FP      = 1'b1,
   parameter int unsigned MEM_TAG_W   = 8,
-  parameter bit          RETIRE_EN   = 1'b1
+  parameter bit          RETIRE_EN   = 1'b1,
+  parameter bit          HAS_SFU     = 1'b1,
+  parameter int unsigned LSU_LANES   = 32,
+  parameter int unsigned RF_LANES    = 32,
+  parameter bit          SIMD_DIRECT = 1'b1
 ) (
   input  wire logic       clk_i,          // board oscillator (not used)
   input  wire logic       rst_ni,         // reset button, low when pressed
@@ -75,6 +79,10 @@ module wg_xc7_top #(
     .HAS_FP      (HAS_FP),
     .MEM_TAG_W   (MEM_TAG_W),
     .RETIRE_EN   (RETIRE_EN),
+    .HAS_SFU     (HAS_SFU),
+    .LSU_LANES   (LSU_LANES),
+    .RF_LANES    (RF_LANES),
+    .SIMD_DIRECT (SIMD_DIRECT),
     .JTAG_BSCAN  (1'b1)
   ) u_board (
     .ifclk_i    (fx2_ifclk_i),

@@ -3,11 +3,12 @@
 # for the Makefile's estimate (sim/fpga.mk), the per-block table (scripts/fpga-blocks.sh)
 # and their tests. docs/fpga.md section 3.8.
 #
-#   scripts/xc7-synth.sh TOP MAP FLATTEN BOXFILE
+#   scripts/xc7-synth.sh TOP MAP FLATTEN BOXFILE [OPTS]
 #     TOP      the top module
 #     MAP      empty: synth_xilinx's default LUT mapping (ABC); -abc9: yosys' ABC9 flow
 #     FLATTEN  empty, or 1 for one flat netlist (synth_xilinx -flatten)
 #     BOXFILE  (MAP -abc9 only) where to write the block-RAM boxes, see below
+#     OPTS     more synth_xilinx options (-iopad for a board top: I/O buffers on its ports)
 #
 # Why the ABC9 flow needs more than "synth_xilinx -abc9": in yosys 0.23 its ABC9_OPS pass
 # stops with std::out_of_range ("vector::_M_range_check") on any design that holds a block
@@ -20,8 +21,9 @@
 # then treats a RAM's outputs as inputs of the logic and its inputs as outputs, as the
 # default mapping does.
 set -eu
-top=$1; map=$2; flat=$3; box=${4:-}
+top=$1; map=$2; flat=$3; box=${4:-}; opts=${5:-}
 fl=""; [ -n "$flat" ] && fl="-flatten"
+[ -n "$opts" ] && fl="$fl $opts"
 
 case "$map" in
 "")

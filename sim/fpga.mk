@@ -92,7 +92,7 @@ program-ice40: $(ICE40_BIN)
 # `make program` (sim/jtag.mk) looks for it.
 VIVADO       ?= vivado
 FPGA_XC7_TOP ?= wg_xc7_top
-fpga_xc7_params = $(if $(filter wg_xc7_top,$(FPGA_XC7_TOP)),$(call board_params,$(1),NUM_SMS $(BOARD_GPU_NAMES)))
+fpga_xc7_params = $(if $(filter wg_xc7_top,$(FPGA_XC7_TOP)),$(call board_params,$(1),NUM_SMS $(BOARD_SM_NAMES)))
 .PHONY: $(addprefix fpga-,$(FPGA_XC7_BOARDS))
 $(addprefix fpga-,$(FPGA_XC7_BOARDS)): fpga-%:
 	@command -v $(VIVADO) >/dev/null || { echo "fpga-$*: $(VIVADO) not found: the board's bitstream needs Vivado" \
@@ -105,8 +105,14 @@ $(addprefix fpga-,$(FPGA_XC7_BOARDS)): fpga-%:
 # --- Artix-7 estimate ---------------------------------------------------------
 FPGA_XC7_BOARD   ?= arty
 FPGA_XC7_TIMEOUT ?= 5400
-XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)
-XC7_RTL           = $(shell scripts/rtl-deps.py wg_sm)
+# FPGA_XC7_UNIT: wg_sm (one SM, the default) or wg_xc7_top (the whole GPU image of a Xilinx
+# board: the FX2 bridge, the link engine, the GPU with the set's NUM_SMS SMs, the JTAG port
+# through BSCANE2, I/O buffers on its pins; docs/fpga.md section 3.9).
+FPGA_XC7_UNIT    ?= wg_sm
+XC7_IMAGE        := $(filter wg_xc7_top,$(FPGA_XC7_UNIT))
+XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)$(if $(XC7_IMAGE),-image)
+XC7_RTL           = $(if $(filter wg_sm wg_xc7_top,$(FPGA_XC7_UNIT)),$(shell scripts/rtl-deps.py $(FPGA_XC7_UNIT)))
+XC7_NSMS          = $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS)
 # The device the board is compared with (configs/boards.mk): its name and capacity.
 # (FPGA_XC7_DEV=XC7A200T compares any set with the larger device; a set without a device of
 # its own is compared with the XC7A100T.)
@@ -124,24 +130,29 @@ FPGA_XC7_FLATTEN ?=
 # mapping every figure of docs/fpga.md before section 3.8 was measured with.
 FPGA_XC7_MAP     ?=
 # The synthesis commands come from scripts/xc7-synth.sh, in the shell variable syn.
-XC7_YS = read_verilog -sv $(XC7_RTL); chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) wg_sm; \
+XC7_YS = read_verilog -sv $(if $(XC7_IMAGE),-DWG_GPU_NUM_SMS=$(XC7_NSMS)) $(XC7_RTL); \
+         chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) $(FPGA_XC7_UNIT); \
          $$syn rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
          tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
 	@[ -n "$(FPGA_BOARD_$(FPGA_XC7_BOARD))" ] && [ -n "$(XC7_CAP)" ] || { echo "fpga-xc7: board '$(FPGA_XC7_BOARD)'" \
 		"has no parameter set or no Xilinx device in configs/boards.mk"; exit 1; }
+	@case "$(FPGA_XC7_UNIT)" in wg_sm|wg_xc7_top) ;; *) echo "fpga-xc7: FPGA_XC7_UNIT must be wg_sm or" \
+		"wg_xc7_top, not '$(FPGA_XC7_UNIT)'"; exit 1 ;; esac
 	@mkdir -p $(XC7_DIR)
-	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP)) wg_sm, board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
-	@syn=$$(YOSYS=$(YOSYS) scripts/xc7-synth.sh wg_sm "$(FPGA_XC7_MAP)" "$(FPGA_XC7_FLATTEN)" $(XC7_DIR)/ramb-boxes.v) || exit 1; \
+	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP))$(if $(XC7_IMAGE), -iopad) $(FPGA_XC7_UNIT), board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
+	@syn=$$(YOSYS=$(YOSYS) scripts/xc7-synth.sh $(FPGA_XC7_UNIT) "$(FPGA_XC7_MAP)" "$(FPGA_XC7_FLATTEN)" $(XC7_DIR)/ramb-boxes.v \
+		"$(if $(XC7_IMAGE),-iopad)") || exit 1; \
 	start=$$(date +%s); \
 	timeout $(FPGA_XC7_TIMEOUT) nice -n 10 $(YOSYS) -q -l $(XC7_DIR)/yosys.log -p "$(XC7_YS)" >$(XC7_DIR)/yosys.err 2>&1; rc=$$?; t=$$(( $$(date +%s) - start )); \
 	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
-	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS) $(XC7_DEV) $(XC7_CAP); rc=$$?; \
+	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(if $(XC7_IMAGE),1 "board image ($(XC7_NSMS) SM)",$(XC7_NSMS) SM) \
+		$(XC7_DEV) $(XC7_CAP); rc=$$?; \
 	if [ -z "$(FPGA_XC7_FLATTEN)" ]; then \
-		echo "  one SM by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
+		echo "  $(if $(XC7_IMAGE),the image,one SM) by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \
 		scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat || exit 1; \
 	else echo "  (flat netlist: no table by block)"; fi; \
 	grep -q "Found and reported 0 problems" $(XC7_DIR)/check.log || { grep -a -i -B1 -A3 "warning" $(XC7_DIR)/check.log | head -40; \
@@ -158,7 +169,7 @@ xc7-report-test:
 # the `arty` set (about 20 s).
 .PHONY: xdc-test
 xdc-test:
-	@XDC_TEST_CHPARAM="$(call board_chparam,arty,$(BOARD_GPU_NAMES))" tests/fpga/xdc-test.sh $(FPGA_DIR)/xdc-test
+	@XDC_TEST_CHPARAM="$(call board_chparam,arty,$(BOARD_SM_NAMES))" tests/fpga/xdc-test.sh $(FPGA_DIR)/xdc-test
 
 # The ABC9 flow of scripts/xc7-synth.sh on a design with a true dual-port block RAM (a few s).
 .PHONY: xc7-abc9-test

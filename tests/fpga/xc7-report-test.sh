@@ -19,8 +19,8 @@ files=$(scripts/rtl-deps.py wg_simt_stack)
 	synth_xilinx -family xc7 -top wg_simt_stack; rename -top top_xc7; tee -q -o $out/t.stat stat -top top_xc7" \
 	>"$out/yosys.err" 2>&1 || { cat "$out/yosys.err"; fail "yosys failed"; }
 
-scripts/fpga-xc7-table.sh "$out/t.stat" 1 XC7A100T 63400 126800 135 240 >"$out/table.txt" || fail "the table script failed"
-grep -q "against the XC7A100T:" "$out/table.txt" || fail "the table does not name the device it was given"
+scripts/fpga-xc7-table.sh "$out/t.stat" 1 stack XC7A100T 63400 126800 135 240 >"$out/table.txt" || fail "the table script failed"
+grep -q "1 x stack against the XC7A100T:" "$out/table.txt" || fail "the table does not name the device it was given"
 scripts/fpga-xc7-blocks.py "$out/t.stat" top_xc7 >"$out/blocks.txt" || fail "the blocks script failed"
 cat "$out/blocks.txt"
 
