@@ -169,7 +169,9 @@ xc7-report-test:
 # the `arty` set (about 20 s).
 .PHONY: xdc-test
 xdc-test:
-	@XDC_TEST_CHPARAM="$(call board_chparam,arty,$(BOARD_SM_NAMES))" tests/fpga/xdc-test.sh $(FPGA_DIR)/xdc-test
+	@XDC_TEST_CHPARAM="$(call board_chparam,arty,$(BOARD_SM_NAMES))" \
+		XDC_TEST_ASSERT="$(if $(filter HAS_SFU=0,$(FPGA_BOARD_arty)),select -assert-none t:*wg_sfu)" \
+		tests/fpga/xdc-test.sh $(FPGA_DIR)/xdc-test
 
 # The ABC9 flow of scripts/xc7-synth.sh on a design with a true dual-port block RAM (a few s).
 .PHONY: xc7-abc9-test
