@@ -16,12 +16,17 @@ if [ ${#mods[@]} -gt 0 ] && command -v verilator >/dev/null; then
 	# The SM is linted once as its own top; in the GPU tops its 15 identical copies only
 	# multiply the time (about 80 s each). wg_gpu is linted with 2 SMs (its per-SM muxes and
 	# arbitration); the board tops, which only wrap wg_gpu, with 1.
+	# The Xilinx board image (wg_xc7_top) is linted as it is built, with the `arty` set of
+	# configs/boards.mk (half the time of the GTX480 defaults; wg_board_top is linted with those).
+	XC7_FLAGS=$(make -s --no-print-directory -f configs/boards.mk -f - <<<'p: ; @echo $(call board_vflags,arty,$(BOARD_SM_NAMES))' p)
+	export XC7_FLAGS
 	lint_one() {
-		local top sms=1
+		local top sms=1 extra=""
 		top=$(basename "$1"); top=${top%.*}
 		[ "$top" = wg_gpu ] && sms=2
+		[ "$top" = wg_xc7_top ] && extra=$XC7_FLAGS
 		verilator --lint-only -Wall -Irtl -y sim/xilinx +define+WG_GPU_NUM_SMS=$sms rtl/*.vlt \
-			$(scripts/rtl-deps.py "$top") --top-module "$top" >"$2/$top.log" 2>&1 ||
+			$(scripts/rtl-deps.py "$top") --top-module "$top" $extra >"$2/$top.log" 2>&1 ||
 			mv "$2/$top.log" "$2/$top.fail"
 	}
 	export -f lint_one

@@ -94,14 +94,16 @@ jtag-synth:
 PROGRAM_BOARD ?= arty
 OPENOCD_CFG_arty   := constraints/openocd/arty-a7.cfg
 OPENOCD_CFG_nexysv := constraints/openocd/nexys-video.cfg
+# OpenOCD without its GDB, Tcl and telnet servers (parallel runs do not collide).
+OPENOCD_NOPORTS    := -c "gdb_port disabled; tcl_port disabled; telnet_port disabled"
 BITSTREAM ?= $(BUILD)/board/warpgate_$(PROGRAM_BOARD).bit
 program:
 	@[ -n "$(OPENOCD_CFG_$(PROGRAM_BOARD))" ] || { echo "program: no OpenOCD configuration for board" \
-		"'$(PROGRAM_BOARD)' (arty or nexysv)"; exit 1; }
+		"'$(PROGRAM_BOARD)' (one of: $(FPGA_XC7_BOARDS))"; exit 1; }
 	@[ -f "$(BITSTREAM)" ] || { echo "program: no bitstream at $(BITSTREAM) (give BITSTREAM=path/to/file.bit;" \
 		"make fpga-$(PROGRAM_BOARD) produces it)"; exit 1; }
 	@command -v $(OPENOCD) >/dev/null || { echo "program: $(OPENOCD) not found (Debian package openocd)"; exit 1; }
-	@$(OPENOCD) -c "gdb_port disabled; tcl_port disabled; telnet_port disabled" -f $(OPENOCD_CFG_$(PROGRAM_BOARD)) \
+	@$(OPENOCD) $(OPENOCD_NOPORTS) -f $(OPENOCD_CFG_$(PROGRAM_BOARD)) \
 		-c "init; pld load 0 {$(BITSTREAM)}; virtex2 read_stat 0; shutdown" \
 		|| { echo "program: openocd failed: is the board ($(PROGRAM_BOARD)) connected over USB, powered, and" \
 			"readable (udev rule for 0403:6010)? See docs/jtag.md section 9"; exit 1; }
@@ -112,8 +114,8 @@ program:
 .PHONY: openocd-cfg-test
 openocd-cfg-test:
 	@command -v $(OPENOCD) >/dev/null || { echo "openocd-cfg-test: $(OPENOCD) not found (make deps)"; exit 1; }
-	@for c in $(OPENOCD_CFG_arty) $(OPENOCD_CFG_nexysv); do \
-		t=$$($(OPENOCD) -c "gdb_port disabled; tcl_port disabled; telnet_port disabled" -f $$c \
+	@for c in $(foreach b,$(FPGA_XC7_BOARDS),$(OPENOCD_CFG_$(b))); do \
+		t=$$($(OPENOCD) $(OPENOCD_NOPORTS) -f $$c \
 			-c "puts \"taps: [jtag names]\"; puts \"procs: [info procs wg_dump]\"; shutdown" 2>&1); \
 		echo "$$t" | grep -qx "taps: xc7.tap" && echo "$$t" | grep -qx "procs: wg_dump" \
 			|| { echo "$$t"; echo "openocd-cfg-test: $$c does not declare xc7.tap with the warpgate procedures"; exit 1; }; \
