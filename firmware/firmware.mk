@@ -25,8 +25,6 @@ $(FW_TEST): tests/fw/test_fw.c tests/fw/s51.c tests/fw/s51.h host/include/wg_usb
 		-lcmocka -lutil
 
 firmware-test: $(FW_TEST) $(FW_IHX)
-	@WG_FW_IHX=$(FW_IHX) WG_FW_MAP=$(FW_IHX:.ihx=.map) $(FW_TEST) >$(FW_TEST).log 2>&1 || \
-		{ tail -40 $(FW_TEST).log; exit 1; }
-	@grep -E '^\[  (PASSED|FAILED)  \]' $(FW_TEST).log | sed 's|^|test_fw: |'
+	@scripts/fw-test.sh $(FW_TEST) $(FW_IHX)
 
 rtl-test:: firmware-test

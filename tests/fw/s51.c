@@ -20,7 +20,13 @@
 
 enum { S51_Q_NONE, S51_Q_DUMP, S51_Q_EXPR, S51_Q_RUN };
 
-#define S51_TIMEOUT_MS 30000 /* a batch that does not end by then has a hung firmware */
+/* A batch that has not ended by then has a hung firmware (or a stuck simulator). The
+ * batches take well under a second on an idle machine; the bound is wide because a
+ * loaded machine (make test beside Verilator builds) can be many times slower, and a
+ * test must not fail on time. WG_S51_TIMEOUT_S overrides it. */
+#ifndef S51_TIMEOUT_MS
+#define S51_TIMEOUT_MS 120000
+#endif
 
 static void s51_fail(struct s51 *s, const char *fmt, ...)
 {
@@ -115,6 +121,14 @@ static long now_ms(void)
 }
 
 /* Read until `until` is in the buffer (or time runs out); its end offset, or -1. */
+static int s51_timeout_ms(void)
+{
+	const char *e = getenv("WG_S51_TIMEOUT_S");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 && v < 86400 ? (int)(v * 1000) : S51_TIMEOUT_MS;
+}
+
 static long s51_read_until(struct s51 *s, const char *until, int timeout_ms)
 {
 	long end = now_ms() + timeout_ms;
@@ -216,7 +230,7 @@ int s51_start(struct s51 *s, const char *ihx, const char *map)
 		_exit(127);
 	}
 	/* The banner, then the image loaded. */
-	long n = s51_read_until(s, "words read from", S51_TIMEOUT_MS);
+	long n = s51_read_until(s, "words read from", s51_timeout_ms());
 	if (n < 0)
 		return -1;
 	s51_consume(s, (size_t)n);
@@ -407,6 +421,34 @@ static int find_echo(const char *buf, size_t from, const char *line, size_t *at,
 	}
 }
 
+/* After a batch timed out: a `stop` typed on the console ends a run, and s51 says
+ * where it stopped. That tells a firmware in a loop (a PC, moving between tries)
+ * from a simulator that does not answer at all; it is added to s->error. */
+static void s51_where(struct s51 *s)
+{
+	char where[96] = "s51 did not answer a `stop` within 5 s either";
+	char first[sizeof(s->error)];
+	size_t n;
+
+	memcpy(first, s->error, sizeof(first));
+	s->failed = 0;
+	/* Only what comes after the `stop`: earlier runs of the batch said "Stop at" too. */
+	s51_consume(s, s->len);
+	if (s51_write(s, "stop\n") == 0 && s51_read_until(s, "Stop at ", 5000) >= 0) {
+		/* The rest of that line (a read that waits 100 ms at a time: never found). */
+		for (int i = 0; i < 10 && !strpbrk(strstr(s->buf, "Stop at "), "\r\n"); i++)
+			s51_read_until(s, "\x7f\x7f", 100);
+		char *p = strstr(s->buf, "Stop at ");
+		size_t e = p ? strcspn(p, "\r\n") : 0;
+		snprintf(where, sizeof(where), "a `stop` found the run at: %.*s", (int)e, p ? p : "");
+	}
+	memcpy(s->error, first, sizeof(first));
+	s->failed = 1;
+	n = strlen(s->error);
+	if (n + 3 < sizeof(s->error))
+		snprintf(s->error + n, sizeof(s->error) - n, "; %s", where);
+}
+
 int s51_flush(struct s51 *s)
 {
 	char marker[32], cmd[128], end_line[40];
@@ -430,8 +472,12 @@ int s51_flush(struct s51 *s)
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "exec \"%s\"\n", s->batch_path);
 	snprintf(end_line, sizeof(end_line), "\n%u\r", 4200000u + s->batches);
-	if (s51_write(s, cmd) || (stop = s51_read_until(s, end_line, S51_TIMEOUT_MS)) < 0)
+	if (s51_write(s, cmd))
 		goto out;
+	if ((stop = s51_read_until(s, end_line, s51_timeout_ms())) < 0) {
+		s51_where(s);
+		goto out;
+	}
 	char after = s->buf[stop];
 	s->buf[stop] = '\0';
 	/* The answer of command i lies between its echo and the next one's. */

@@ -43,7 +43,7 @@ struct s51 {
 	unsigned batches;
 	char batch_path[64];
 	int failed;        /* a command failed: everything after it is meaningless */
-	char error[512];
+	char error[1024];
 	uint8_t image[0x10000]; /* the firmware image (the FX2's RAM as the loader fills it) */
 	unsigned poll_pc;  /* wgf_usb_poll: the main loop's breakpoint */
 	unsigned tick_pc;  /* wgf_fpga_tick */
