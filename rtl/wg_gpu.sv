@@ -209,7 +209,9 @@ module wg_gpu #(
 
   assign sm_rst_n = rst_ni && (rst_cnt_q == '0);
   logic        pgw_any;             // an SM's power-gating sweep or close is in progress
-  assign run      = sm_rst_n && !err_q && !fault_any && out_room && !pgw_any && (cycle_q < grant_q);
+  logic        rd_act_q;            // a counter page is being read (declared here for run)
+  assign run      = sm_rst_n && !err_q && !fault_any && out_room && !pgw_any && !rd_act_q &&
+                    (cycle_q < grant_q);
   // A set-up write (CFG, IMEM, CMEM) clocks the SMs once without advancing target time: the
   // SMs' set-up registers live in their clock domain. The host sends set-up writes only while
   // the GPU stands at its grant with the SMs idle (docs/gpu.md section 3); during such an edge
@@ -251,7 +253,6 @@ module wg_gpu #(
   logic [NUM_SMS-1:0] sel;           // SMs the command addresses
   logic [NUM_SMS-1:0] lq_ready, rq_ready;
   logic              cnt_pend_q;
-  logic              rd_act_q;      // a power-gating page is being read
   logic [3:0]        cmd_err;
 
   assign sm_ok = cmd_all_i || (32'(cmd_sm_i) < NUM_SMS);
@@ -309,7 +310,7 @@ module wg_gpu #(
   logic [NUM_SMS*DQ_W-1:0]  dq_head;
   logic [NUM_SMS*FQ_W-1:0]  fq_head;
   logic [NUM_SMS*TQ_W-1:0]  tq_head;
-  logic [NUM_SMS*CNT_W-1:0] cnt_all;     // per-SM snapshots
+  logic [NUM_SMS*64-1:0]    cw_all;      // per SM: a word pair of counter page 0 or 1 (0 unless read)
   logic                     cnt_capture;
   logic [NUM_SMS-1:0]       room;
   logic [NUM_SMS-1:0]       empty_all;
@@ -318,13 +319,15 @@ module wg_gpu #(
   logic [NUM_SMS*64-1:0]    pg_rd_all;   // per SM: its counter port (0 unless read)
   logic [NUM_SMS*32-1:0]    pg_hd_all;   // per SM: its histogram read data
   logic [NUM_SMS*48-1:0]    skip_all;    // per SM: skipped cycles of the window
-  logic                     rd_hist_q;
+  logic                     rd_hist_q;   // the page being read: histogram bins
+  logic                     rd_cnt_q;    // the page being read: page 0 or 1 (the SM's counters)
+  logic                     rd_exec_q;   // page 1
   logic [SM_W-1:0]          rd_sm_q;
   logic [11:0]              rd_base_q;
   logic [5:0]               rd_idx_q;
   logic [11:0]              rd_addr;     // counter address of this link cycle
   logic [15:0]              rd_haddr;    // histogram address of this link cycle
-  logic                     pg_page, hist_page;
+  logic                     pg_page, hist_page, main_page, exec_page;
   logic                     flush;
 
   assign flush = cmd_valid_i && cmd_op_i == OP_RESET;  // RESET is always accepted
@@ -455,7 +458,7 @@ module wg_gpu #(
     // clock only (u_hist_gate below).
     logic hist_tick, pg_rd_s;
     assign hist_tick = rd_act_q && rd_hist_q && 32'(rd_sm_q) == s;
-    assign pg_rd_s   = rd_act_q && !rd_hist_q && 32'(rd_sm_q) == s;
+    assign pg_rd_s   = rd_act_q && !rd_hist_q && !rd_cnt_q && 32'(rd_sm_q) == s;
     logic pgw_need, pgw_sm, pg_gate_en;
     assign gate_en    = !sm_rst_n || setup_tick || (run && need) || pgw_sm;
     assign pg_gate_en = gate_en || pgw_need;
@@ -682,21 +685,24 @@ module wg_gpu #(
       .cnt_exec_o        (c_exec)
     );
 
-    // The counter snapshot, taken on CNT_READ for this SM only (a wide concatenation
-    // evaluated every cycle would dominate simulation time). cycles: target time (an idle
-    // SM's own counter stops while its clock is gated). CNT_READ with addr 1 takes page 1:
-    // the execution counters (wg_sm_pkg::EC_*) in words 0..15, the rest zero.
-    logic [CNT_W-1:0] snap_q;
-    logic [63:0]      u_c_cycles_unused;
+    // Counter pages 0 and 1 (docs/gpu.md section 4.3): read like a power-gating page, a
+    // 64-bit word pair per link cycle (rd_idx_q) into the one snapshot register, pgs_q. Target
+    // time stands while a page is read, so the words are those of one cycle. cycles: target
+    // time (an idle SM's own counter stops while its clock is gated). Page 1: the execution
+    // counters (wg_sm_pkg::EC_*) in words 0..15, the rest zero. Evaluated only for the SM
+    // being read: in a Verilated GPU the other SMs' counters change every cycle.
+    logic [63:0] u_c_cycles_unused;
     assign u_c_cycles_unused = c_cycles;
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni || flush) snap_q <= '0;
-      else if (cnt_capture && 32'(cmd_sm_i) == s)
-        snap_q <= (cmd_addr_i == 32'd1) ? CNT_W'(c_exec) :
-                  (cmd_addr_i == 32'd0) ? {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst,
-                                           c_winst, c_active, cycle_q} : '0;
+    always_comb begin
+      logic [CNT_W-1:0] page;
+      page = '0;
+      cw_all[s*64 +: 64] = '0;
+      if (rd_act_q && rd_cnt_q && 32'(rd_sm_q) == s) begin
+        page = rd_exec_q ? CNT_W'(c_exec) :
+               {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
+        cw_all[s*64 +: 64] = page[rd_idx_q*64 +: 64];
+      end
     end
-    assign cnt_all[s*CNT_W +: CNT_W] = snap_q;
 
     // Event queues: pushed on SM clock edges, stamped with the cycle.
     logic mq_valid, mq_full, mq_pop, dq_valid, dq_full, dq_pop, tq_valid, tq_full, tq_pop;
@@ -917,32 +923,33 @@ module wg_gpu #(
   assign ev_ret_last_o       = th[TQ_LAST];
   assign ev_ret_data_o       = th[TQ_DATA +: 1024];
   assign ev_busy_o     = busy;
-  assign ev_cnt_o      = cnt_pg_q ? pgs_q : cnt_all[SM_W'(cnt_sm_q)*CNT_W +: CNT_W];
+  assign ev_cnt_o      = pgs_q;
   assign ev_err_code_o = err_code_q;
 
   // ---------------------------------------------------------------------------
-  // Power-gating pages (docs/gpu.md section 4.3): one reader for all SMs, into one
-  // snapshot register. A counter page reads the SM's combinational counter port at
-  // rd_base + i in link cycle i (26 cycles); a histogram page reads bin rd_base + i with
-  // the edge of the SM's histogram clock at the end of link cycle i and takes it one cycle
-  // later (53 cycles).
+  // Counter pages (docs/gpu.md section 4.3): one reader for all SMs, into one snapshot
+  // register, while target time stands. Pages 0 and 1 read word pair i of the SM's counters
+  // (cw_all) in link cycle i, a power-gating page the SM's combinational counter port at
+  // rd_base + i (26 cycles each); a histogram page reads bin rd_base + i with the edge of the
+  // SM's histogram clock at the end of link cycle i and takes it one cycle later (53 cycles).
   // ---------------------------------------------------------------------------
-  logic [CNT_W-1:0] pgs_q;
-  logic             cnt_pg_q;          // the pending snapshot is a power-gating page
+  logic [CNT_W-1:0] pgs_q;             // the snapshot: every page (COUNTERS' ev_cnt_o)
   logic             rd_done;
   logic [63:0]      rd_val;
   logic [31:0]      rd_bin;
 
   assign pg_page   = cmd_addr_i[31:12] == 20'(PAGE_PG);
   assign hist_page = cmd_addr_i[31:12] == 20'(PAGE_HIST);
+  assign main_page = cmd_addr_i == 32'd0;
+  assign exec_page = cmd_addr_i == 32'd1;
   assign pgw_any   = |pgw;
   assign rd_addr   = rd_base_q + 12'(rd_idx_q);
   assign rd_haddr  = 16'(rd_base_q) + 16'(rd_idx_q);
 
   always_comb begin
     rd_val = '0;
-    for (int s = 0; s < 32'(NUM_SMS); s++) rd_val = rd_val | pg_rd_all[s*64 +: 64];
-    if (rd_addr == PG_SKIP_ADDR) rd_val = 64'(skip_all[rd_sm_q*48 +: 48]);
+    for (int s = 0; s < 32'(NUM_SMS); s++) rd_val = rd_val | pg_rd_all[s*64 +: 64] | cw_all[s*64 +: 64];
+    if (!rd_cnt_q && rd_addr == PG_SKIP_ADDR) rd_val = 64'(skip_all[rd_sm_q*48 +: 48]);
     // the bin read at the previous edge (address rd_haddr - 1); past the last unit: 0
     rd_bin = (32'(rd_haddr) - 32'd1 < HIST_ADDRS) ? pg_hd_all[rd_sm_q*32 +: 32] : 32'd0;
   end
@@ -952,16 +959,22 @@ module wg_gpu #(
     if (!rst_ni || flush) begin
       rd_act_q  <= 1'b0;
       rd_hist_q <= 1'b0;
+      rd_cnt_q  <= 1'b0;
+      rd_exec_q <= 1'b0;
       rd_sm_q   <= '0;
       rd_base_q <= '0;
       rd_idx_q  <= '0;
       pgs_q     <= '0;
-    end else if (cnt_capture && (pg_page || hist_page)) begin
+    end else if (cnt_capture && (pg_page || hist_page || main_page || exec_page)) begin
       rd_act_q  <= 1'b1;
       rd_hist_q <= hist_page;
+      rd_cnt_q  <= main_page || exec_page;
+      rd_exec_q <= exec_page;
       rd_sm_q   <= SM_W'(cmd_sm_i);
       rd_base_q <= cmd_addr_i[11:0];
       rd_idx_q  <= '0;
+    end else if (cnt_capture) begin
+      pgs_q     <= '0;  // an undefined page reads 0
     end else if (rd_act_q) begin
       rd_idx_q <= rd_idx_q + 6'd1;
       if (!rd_hist_q)         pgs_q <= {rd_val, pgs_q[CNT_W-1:64]};
@@ -983,7 +996,6 @@ module wg_gpu #(
       err_code_q     <= '0;
       reached_pend_q <= 1'b0;
       cnt_pend_q     <= 1'b0;
-      cnt_pg_q       <= 1'b0;
       cnt_sm_q       <= '0;
       cnt_cycle_q    <= '0;
     end else begin
@@ -1002,8 +1014,7 @@ module wg_gpu #(
         reached_pend_q <= 1'b0;
       end
       if (cmd_fire && cmd_op_i == OP_CNT_READ && cmd_err == '0) begin
-        cnt_pend_q  <= !(pg_page || hist_page);  // a power-gating page: when read
-        cnt_pg_q    <= pg_page || hist_page;
+        cnt_pend_q  <= !(pg_page || hist_page || main_page || exec_page);  // a page: when read
         cnt_sm_q    <= cmd_sm_i;
         cnt_cycle_q <= cycle_q;
       end else if (rd_done) begin

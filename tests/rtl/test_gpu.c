@@ -577,6 +577,24 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 				printf("  page 1 of SM %u: word %u is %u, not 0\n", s, i, e.cnt[i]);
 				goto out;
 			}
+		/* an undefined page (2) reads 0, whatever the snapshot register held before */
+		got = 0;
+		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 2, NULL, 0);
+		for (int spin = 0; spin < 1000 && !got; spin++) {
+			wggpu_tick(g, 4);
+			while (wggpu_pop(g, &e))
+				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
+					got = 1;
+		}
+		if (!got) {
+			printf("  no page-2 counters from SM %u\n", s);
+			goto out;
+		}
+		for (uint32_t i = 0; i < WGGPU_CNT_WORDS; i++)
+			if (e.cnt[i]) {
+				printf("  page 2 of SM %u: word %u is %u, not 0\n", s, i, e.cnt[i]);
+				goto out;
+			}
 	}
 	if (check_pg(g, &info, res))
 		goto out;
