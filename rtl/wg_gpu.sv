@@ -240,8 +240,7 @@ module wg_gpu #(
   // SM's power-gating counter port from address A, 0x2000 + H 52 histogram bins from H.
   localparam logic [3:0]  PAGE_PG    = 4'h1;
   localparam logic [3:0]  PAGE_HIST  = 4'h2;
-  localparam int unsigned PG_VALS    = CNT_W / 64;           // 26 counters per page
-  localparam int unsigned HIST_VALS  = CNT_W / 32;           // 52 bins per page
+  localparam int unsigned HIST_VALS  = CNT_W / 32;           // 52 bins (or words) per page
   localparam int unsigned HIST_ADDRS = NUM_SIMD * 1024;      // the SM's histogram addresses
   localparam logic [11:0] PG_SKIP_ADDR = 12'hC08;            // the GPU's own: skipped cycles
   logic gpu_ctrl_q, count_idle_q;                // gating on; an SM counts its clock while idle
@@ -310,7 +309,7 @@ module wg_gpu #(
   logic [NUM_SMS*DQ_W-1:0]  dq_head;
   logic [NUM_SMS*FQ_W-1:0]  fq_head;
   logic [NUM_SMS*TQ_W-1:0]  tq_head;
-  logic [NUM_SMS*64-1:0]    cw_all;      // per SM: a word pair of counter page 0 or 1 (0 unless read)
+  logic [NUM_SMS*32-1:0]    cw_all;      // per SM: a word of counter page 0 or 1 (0 unless read)
   logic                     cnt_capture;
   logic [NUM_SMS-1:0]       room;
   logic [NUM_SMS-1:0]       empty_all;
@@ -686,7 +685,7 @@ module wg_gpu #(
     );
 
     // Counter pages 0 and 1 (docs/gpu.md section 4.3): read like a power-gating page, a
-    // 64-bit word pair per link cycle (rd_idx_q) into the one snapshot register, pgs_q. Target
+    // 32-bit word per link cycle (rd_idx_q) into the one snapshot register, pgs_q. Target
     // time stands while a page is read, so the words are those of one cycle. cycles: target
     // time (an idle SM's own counter stops while its clock is gated). Page 1: the execution
     // counters (wg_sm_pkg::EC_*) in words 0..15, the rest zero. Evaluated only for the SM
@@ -696,11 +695,11 @@ module wg_gpu #(
     always_comb begin
       logic [CNT_W-1:0] page;
       page = '0;
-      cw_all[s*64 +: 64] = '0;
+      cw_all[s*32 +: 32] = '0;
       if (rd_act_q && rd_cnt_q && 32'(rd_sm_q) == s) begin
         page = rd_exec_q ? CNT_W'(c_exec) :
                {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
-        cw_all[s*64 +: 64] = page[rd_idx_q*64 +: 64];
+        cw_all[s*32 +: 32] = page[rd_idx_q*32 +: 32];
       end
     end
 
@@ -928,32 +927,39 @@ module wg_gpu #(
 
   // ---------------------------------------------------------------------------
   // Counter pages (docs/gpu.md section 4.3): one reader for all SMs, into one snapshot
-  // register, while target time stands. Pages 0 and 1 read word pair i of the SM's counters
-  // (cw_all) in link cycle i, a power-gating page the SM's combinational counter port at
-  // rd_base + i (26 cycles each); a histogram page reads bin rd_base + i with the edge of the
-  // SM's histogram clock at the end of link cycle i and takes it one cycle later (53 cycles).
+  // register, while target time stands, a 32-bit word per link cycle. Pages 0 and 1 read
+  // word i of the SM's counters (cw_all) in link cycle i; a power-gating page the SM's
+  // combinational counter port at rd_base + i / 2, the low word, then the high (52 cycles
+  // each); a histogram page reads bin rd_base + i with the edge of the SM's histogram clock
+  // at the end of link cycle i and takes it one cycle later (53 cycles).
   // ---------------------------------------------------------------------------
   logic [CNT_W-1:0] pgs_q;             // the snapshot: every page (COUNTERS' ev_cnt_o)
   logic             rd_done;
-  logic [63:0]      rd_val;
-  logic [31:0]      rd_bin;
+  logic [63:0]      rd_val;            // a power-gating page's counter (64 bits)
+  logic [31:0]      rd_bin, rd_word;   // a histogram bin; the word of a counter page
 
   assign pg_page   = cmd_addr_i[31:12] == 20'(PAGE_PG);
   assign hist_page = cmd_addr_i[31:12] == 20'(PAGE_HIST);
   assign main_page = cmd_addr_i == 32'd0;
   assign exec_page = cmd_addr_i == 32'd1;
   assign pgw_any   = |pgw;
-  assign rd_addr   = rd_base_q + 12'(rd_idx_q);
+  assign rd_addr   = rd_base_q + 12'(rd_idx_q[5:1]);  // each counter for two link cycles
   assign rd_haddr  = 16'(rd_base_q) + 16'(rd_idx_q);
 
   always_comb begin
-    rd_val = '0;
-    for (int s = 0; s < 32'(NUM_SMS); s++) rd_val = rd_val | pg_rd_all[s*64 +: 64] | cw_all[s*64 +: 64];
+    rd_val  = '0;
+    rd_word = '0;
+    for (int s = 0; s < 32'(NUM_SMS); s++) begin
+      rd_val  = rd_val | pg_rd_all[s*64 +: 64];
+      rd_word = rd_word | cw_all[s*32 +: 32];
+    end
     if (!rd_cnt_q && rd_addr == PG_SKIP_ADDR) rd_val = 64'(skip_all[rd_sm_q*48 +: 48]);
+    // a power-gating page: the counter's low word in the even cycle, its high word in the odd
+    if (!rd_cnt_q) rd_word = rd_idx_q[0] ? rd_val[63:32] : rd_val[31:0];
     // the bin read at the previous edge (address rd_haddr - 1); past the last unit: 0
     rd_bin = (32'(rd_haddr) - 32'd1 < HIST_ADDRS) ? pg_hd_all[rd_sm_q*32 +: 32] : 32'd0;
   end
-  assign rd_done = rd_act_q && (rd_hist_q ? 32'(rd_idx_q) == HIST_VALS : 32'(rd_idx_q) == PG_VALS - 1);
+  assign rd_done = rd_act_q && (rd_hist_q ? 32'(rd_idx_q) == HIST_VALS : 32'(rd_idx_q) == HIST_VALS - 1);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni || flush) begin
@@ -964,7 +970,6 @@ module wg_gpu #(
       rd_sm_q   <= '0;
       rd_base_q <= '0;
       rd_idx_q  <= '0;
-      pgs_q     <= '0;
     end else if (cnt_capture && (pg_page || hist_page || main_page || exec_page)) begin
       rd_act_q  <= 1'b1;
       rd_hist_q <= hist_page;
@@ -973,14 +978,22 @@ module wg_gpu #(
       rd_sm_q   <= SM_W'(cmd_sm_i);
       rd_base_q <= cmd_addr_i[11:0];
       rd_idx_q  <= '0;
-    end else if (cnt_capture) begin
-      pgs_q     <= '0;  // an undefined page reads 0
     end else if (rd_act_q) begin
       rd_idx_q <= rd_idx_q + 6'd1;
-      if (!rd_hist_q)         pgs_q <= {rd_val, pgs_q[CNT_W-1:64]};
-      else if (rd_idx_q != '0) pgs_q <= {rd_bin, pgs_q[CNT_W-1:32]};
       if (rd_done) rd_act_q <= 1'b0;
     end
+  end
+
+  // The snapshot: cleared by an undefined page (it reads 0), shifted by a 32-bit word per
+  // cycle of a page read, so that each bit but the top word's only loads its neighbour (a
+  // flip-flop with an enable and a synchronous reset, no LUT). A CNT_READ is accepted only
+  // while no page is read (cmd_ready_o), so the clear and the shift never meet.
+  logic pgs_clr, pgs_shift;
+  assign pgs_clr   = cnt_capture && !(pg_page || hist_page || main_page || exec_page);
+  assign pgs_shift = rd_act_q && (!rd_hist_q || rd_idx_q != '0);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush || pgs_clr) pgs_q <= '0;
+    else if (pgs_shift)              pgs_q <= {rd_hist_q ? rd_bin : rd_word, pgs_q[CNT_W-1:32]};
   end
 
   // ---------------------------------------------------------------------------
