@@ -8,7 +8,8 @@
 #                        (default arty; configs/boards.mk) against the board's device
 #                        (XC7A100T; nexysv: XC7A200T): LUT/FF/BRAM/DSP used and available. Tens of minutes (FPGA_XC7_TIMEOUT): not in `make test`.
 #                        FPGA_XC7_FLATTEN=1: one flat netlist (totals only); FPGA_XC7_MAP=-abc9:
-#                        yosys' ABC9 LUT mapping (docs/fpga.md section 3.8).
+#                        yosys' ABC9 LUT mapping (docs/fpga.md section 3.8). FPGA_XC7_UNIT=wg_xc7_top:
+#                        the whole board image; with FPGA_XC7_BOX=wg_sm, the image around its SM.
 #   make xc7-abc9-test   scripts/xc7-synth.sh's ABC9 flow on a small design with a true dual-port
 #                        block RAM: it maps, RAMs and DSPs as in the default flow. In `make test`.
 #   make xc7-report-test scripts/fpga-xc7-table.sh and scripts/fpga-xc7-blocks.py on a small
@@ -109,8 +110,11 @@ FPGA_XC7_TIMEOUT ?= 5400
 # board: the FX2 bridge, the link engine, the GPU with the set's NUM_SMS SMs, the JTAG port
 # through BSCANE2, I/O buffers on its pins; docs/fpga.md section 3.9).
 FPGA_XC7_UNIT    ?= wg_sm
+# FPGA_XC7_BOX: modules read as black boxes, their logic not counted (FPGA_XC7_BOX=wg_sm with
+# FPGA_XC7_UNIT=wg_xc7_top: the image around its SM, a quarter of an hour instead of hours).
+FPGA_XC7_BOX     ?=
 XC7_IMAGE        := $(filter wg_xc7_top,$(FPGA_XC7_UNIT))
-XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)$(if $(XC7_IMAGE),-image)
+XC7_DIR          := $(FPGA_DIR)/xc7-$(FPGA_XC7_BOARD)$(if $(XC7_IMAGE),-image)$(if $(FPGA_XC7_BOX),-box)
 XC7_RTL           = $(if $(filter wg_sm wg_xc7_top,$(FPGA_XC7_UNIT)),$(shell scripts/rtl-deps.py $(FPGA_XC7_UNIT)))
 XC7_NSMS          = $(call board_param,$(FPGA_XC7_BOARD),NUM_SMS)
 # The device the board is compared with (configs/boards.mk): its name and capacity.
@@ -132,7 +136,7 @@ FPGA_XC7_MAP     ?=
 # The synthesis commands come from scripts/xc7-synth.sh, in the shell variable syn.
 XC7_YS = read_verilog -sv $(if $(XC7_IMAGE),-DWG_GPU_NUM_SMS=$(XC7_NSMS)) $(XC7_RTL); \
          chparam $(call board_chparam,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES)) $(FPGA_XC7_UNIT); \
-         $$syn rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
+         $(foreach b,$(FPGA_XC7_BOX),blackbox $(b);) $$syn rename -top wg_sm_xc7; tee -q -o $(XC7_DIR)/check.log check; \
          tee -q -o $(XC7_DIR)/sm.stat stat -top wg_sm_xc7
 
 fpga-xc7:
@@ -141,7 +145,7 @@ fpga-xc7:
 	@case "$(FPGA_XC7_UNIT)" in wg_sm|wg_xc7_top) ;; *) echo "fpga-xc7: FPGA_XC7_UNIT must be wg_sm or" \
 		"wg_xc7_top, not '$(FPGA_XC7_UNIT)'"; exit 1 ;; esac
 	@mkdir -p $(XC7_DIR)
-	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP))$(if $(XC7_IMAGE), -iopad) $(FPGA_XC7_UNIT), board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
+	@echo "YOSYS synth_xilinx$(if $(FPGA_XC7_FLATTEN), -flatten)$(if $(FPGA_XC7_MAP), $(FPGA_XC7_MAP))$(if $(XC7_IMAGE), -iopad) $(FPGA_XC7_UNIT)$(if $(FPGA_XC7_BOX), without $(FPGA_XC7_BOX)), board $(FPGA_XC7_BOARD): $(call board_params,$(FPGA_XC7_BOARD),$(BOARD_SM_NAMES))"
 	@syn=$$(YOSYS=$(YOSYS) scripts/xc7-synth.sh $(FPGA_XC7_UNIT) "$(FPGA_XC7_MAP)" "$(FPGA_XC7_FLATTEN)" $(XC7_DIR)/ramb-boxes.v \
 		"$(if $(XC7_IMAGE),-iopad)") || exit 1; \
 	start=$$(date +%s); \
@@ -149,7 +153,7 @@ fpga-xc7:
 	[ $$rc -eq 0 ] || { tail -5 $(XC7_DIR)/yosys.log; cat $(XC7_DIR)/yosys.err; echo "fpga-xc7: yosys failed (exit $$rc after $$t s)"; exit 1; }; \
 	! grep -a "Latch inferred" $(XC7_DIR)/yosys.log || exit 1; \
 	echo "synth_xilinx: $$t s"; \
-	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(if $(XC7_IMAGE),1 "board image ($(XC7_NSMS) SM)",$(XC7_NSMS) SM) \
+	scripts/fpga-xc7-table.sh $(XC7_DIR)/sm.stat $(if $(XC7_IMAGE),1 "board image ($(XC7_NSMS) SM)$(if $(FPGA_XC7_BOX), without $(FPGA_XC7_BOX))",$(XC7_NSMS) SM) \
 		$(XC7_DEV) $(XC7_CAP); rc=$$?; \
 	if [ -z "$(FPGA_XC7_FLATTEN)" ]; then \
 		echo "  $(if $(XC7_IMAGE),the image,one SM) by block (scripts/fpga-xc7-blocks.py $(XC7_DIR)/sm.stat [BLOCK] breaks a block down):"; \

@@ -536,63 +536,34 @@ static int run_gpu(struct wggpu *g, struct wg_gmem *mem, const struct wg_kernel 
 	res->secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	/* Counters of every SM, summed (cycles excluded: they run to the last grant). */
 	for (uint32_t s = 0; s < info.num_sms; s++) {
-		struct wggpu_ev e;
-		int got = 0;
-		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 0, NULL, 0);
-		for (int spin = 0; spin < 1000 && !got; spin++) {
-			wggpu_tick(g, 4);
-			while (wggpu_pop(g, &e))
-				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
-					got = 1;
-		}
-		if (!got) {
-			printf("  no counters from SM %u\n", s);
+		uint32_t cnt[WGGPU_CNT_WORDS];
+
+		if (read_page(g, s, 0, cnt))
 			goto out;
-		}
 		/* docs/gpu.md 4.2: cycles, active, warp insts, thread insts (64 bits each), ... */
-		res->active += (uint64_t)e.cnt[2] | (uint64_t)e.cnt[3] << 32;
-		res->winst += (uint64_t)e.cnt[4] | (uint64_t)e.cnt[5] << 32;
-		res->tinst += (uint64_t)e.cnt[6] | (uint64_t)e.cnt[7] << 32;
+		res->active += (uint64_t)cnt[2] | (uint64_t)cnt[3] << 32;
+		res->winst += (uint64_t)cnt[4] | (uint64_t)cnt[5] << 32;
+		res->tinst += (uint64_t)cnt[6] | (uint64_t)cnt[7] << 32;
 		for (uint32_t i = 8; i < WGGPU_CNT_WORDS; i++)
-			res->mem[i] += e.cnt[i];
+			res->mem[i] += cnt[i];
 		if (g_verbose)
-			printf("    SM %u: %" PRIu64 " warp insts\n", s, (uint64_t)e.cnt[4] | (uint64_t)e.cnt[5] << 32);
+			printf("    SM %u: %" PRIu64 " warp insts\n", s, (uint64_t)cnt[4] | (uint64_t)cnt[5] << 32);
 		/* page 1 (CNT_READ addr 1): branches, divergent, local ld/st bytes, threads per class */
-		got = 0;
-		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 1, NULL, 0);
-		for (int spin = 0; spin < 1000 && !got; spin++) {
-			wggpu_tick(g, 4);
-			while (wggpu_pop(g, &e))
-				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
-					got = 1;
-		}
-		if (!got) {
-			printf("  no page-1 counters from SM %u\n", s);
+		if (read_page(g, s, 1, cnt))
 			goto out;
-		}
 		for (uint32_t i = 0; i < 16; i++)
-			res->ex[i] += e.cnt[i];
+			res->ex[i] += cnt[i];
 		for (uint32_t i = 16; i < WGGPU_CNT_WORDS; i++)
-			if (e.cnt[i]) {
-				printf("  page 1 of SM %u: word %u is %u, not 0\n", s, i, e.cnt[i]);
+			if (cnt[i]) {
+				printf("  page 1 of SM %u: word %u is %u, not 0\n", s, i, cnt[i]);
 				goto out;
 			}
 		/* an undefined page (2) reads 0, whatever the snapshot register held before */
-		got = 0;
-		cmd(g, WGGPU_CNT_READ, (uint8_t)s, 0, 0, 2, NULL, 0);
-		for (int spin = 0; spin < 1000 && !got; spin++) {
-			wggpu_tick(g, 4);
-			while (wggpu_pop(g, &e))
-				if (e.kind == WGGPU_EV_COUNTERS && e.sm == s)
-					got = 1;
-		}
-		if (!got) {
-			printf("  no page-2 counters from SM %u\n", s);
+		if (read_page(g, s, 2, cnt))
 			goto out;
-		}
 		for (uint32_t i = 0; i < WGGPU_CNT_WORDS; i++)
-			if (e.cnt[i]) {
-				printf("  page 2 of SM %u: word %u is %u, not 0\n", s, i, e.cnt[i]);
+			if (cnt[i]) {
+				printf("  page 2 of SM %u: word %u is %u, not 0\n", s, i, cnt[i]);
 				goto out;
 			}
 	}
