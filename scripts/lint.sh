@@ -15,23 +15,25 @@ if [ ${#mods[@]} -gt 0 ] && command -v verilator >/dev/null; then
 	# lint_one FILE LOGS: lint FILE's module; on a warning leave its log as LOGS/TOP.fail.
 	# The SM is linted once as its own top; in the GPU tops its 15 identical copies only
 	# multiply the time (about 80 s each). wg_gpu is linted with 2 SMs (its per-SM muxes and
-	# arbitration); the board tops, which only wrap wg_gpu, with 1.
-	# The Xilinx board image (wg_xc7_top) is linted as it is built, with the `arty` set of
-	# configs/boards.mk (half the time of the GTX480 defaults; wg_board_top is linted with those).
+	# arbitration) and the `arty` set's parameters (8 s of one core instead of 19 with the
+	# GTX480 defaults); the board tops, which only wrap wg_gpu, with 1: wg_board_top with the
+	# defaults (so wg_gpu is linted at those widths too, with the retire port), the Xilinx board
+	# image (wg_xc7_top) as it is built, with the `arty` set of configs/boards.mk.
 	XC7_FLAGS=$(make -s --no-print-directory -f configs/boards.mk -f - <<<'p: ; @echo $(call board_vflags,arty,$(BOARD_SM_NAMES))' p)
-	export XC7_FLAGS
+	XC7_PARAMS=$(printf '%s\n' $XC7_FLAGS | grep '^-G' | tr '\n' ' ')
+	export XC7_FLAGS XC7_PARAMS
 	lint_one() {
 		local top sms=1 extra=""
 		top=$(basename "$1"); top=${top%.*}
-		[ "$top" = wg_gpu ] && sms=2
+		[ "$top" = wg_gpu ] && { sms=2; extra=$XC7_PARAMS; }
 		[ "$top" = wg_xc7_top ] && extra=$XC7_FLAGS
 		verilator --lint-only -Wall -Irtl -y sim/xilinx +define+WG_GPU_NUM_SMS=$sms rtl/*.vlt \
 			$(scripts/rtl-deps.py "$top") --top-module "$top" $extra >"$2/$top.log" 2>&1 ||
 			mv "$2/$top.log" "$2/$top.fail"
 	}
 	export -f lint_one
-	# wg_gpu (about 25 s), the board top and the SM (about 13 s each) start first; every other module
-	# takes under 3 s, so they fill the cores around them.
+	# The board top (about 10 s), the SM and wg_gpu (about 8 s each) start first; every other
+	# module takes under 5 s, so they fill the cores around them.
 	{ printf '%s\n' "${mods[@]}" | grep -E '/wg_(gpu|board_top|sm)\.sv$' || true
 	  printf '%s\n' "${mods[@]}" | grep -vE '/wg_(gpu|board_top|sm)\.sv$' || true; } |
 		xargs -P "$jobs" -I{} bash -c 'lint_one "$1" "$2"' _ {} "$logs"
