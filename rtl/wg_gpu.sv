@@ -242,6 +242,10 @@ module wg_gpu #(
   localparam logic [3:0]  PAGE_HIST  = 4'h2;
   localparam int unsigned HIST_VALS  = CNT_W / 32;           // 52 bins (or words) per page
   localparam int unsigned HIST_ADDRS = NUM_SIMD * 1024;      // the SM's histogram addresses
+  // Word i of a page (the page built only where it is read).
+  function automatic logic [31:0] page_word(input logic [CNT_W-1:0] page, input logic [5:0] i);
+    page_word = page[i*32 +: 32];
+  endfunction
   localparam logic [11:0] PG_SKIP_ADDR = 12'hC08;            // the GPU's own: skipped cycles
   logic gpu_ctrl_q, count_idle_q;                // gating on; an SM counts its clock while idle
 
@@ -693,14 +697,11 @@ module wg_gpu #(
     logic [63:0] u_c_cycles_unused;
     assign u_c_cycles_unused = c_cycles;
     always_comb begin
-      logic [CNT_W-1:0] page;
-      page = '0;
       cw_all[s*32 +: 32] = '0;
-      if (rd_act_q && rd_cnt_q && 32'(rd_sm_q) == s) begin
-        page = rd_exec_q ? CNT_W'(c_exec) :
-               {c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active, cycle_q};
-        cw_all[s*32 +: 32] = page[rd_idx_q*32 +: 32];
-      end
+      if (rd_act_q && rd_cnt_q && 32'(rd_sm_q) == s)
+        cw_all[s*32 +: 32] = rd_exec_q ? page_word(CNT_W'(c_exec), rd_idx_q) :
+          page_word({c_mem, c_wr, c_bank, c_busy, c_hazard, c_idle, c_class, c_tinst, c_winst, c_active,
+                     cycle_q}, rd_idx_q);
     end
 
     // Event queues: pushed on SM clock edges, stamped with the cycle.

@@ -120,7 +120,7 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Read until `until` is in the buffer (or time runs out); its end offset, or -1. */
+/* The bound of one batch, in ms (S51_TIMEOUT_MS or WG_S51_TIMEOUT_S). */
 static int s51_timeout_ms(void)
 {
 	const char *e = getenv("WG_S51_TIMEOUT_S");
@@ -129,6 +129,7 @@ static int s51_timeout_ms(void)
 	return v > 0 && v < 86400 ? (int)(v * 1000) : S51_TIMEOUT_MS;
 }
 
+/* Read until `until` is in the buffer (or time runs out); its end offset, or -1. */
 static long s51_read_until(struct s51 *s, const char *until, int timeout_ms)
 {
 	long end = now_ms() + timeout_ms;
