@@ -393,7 +393,9 @@ module wg_board_core #(
     .cmd_at_i               (hold_at_q),
     .cmd_addr_i             (jsel ? {27'd0, jhold_addr_q} : hold_addr_q),
     .cmd_tag_i              (hold_tag_q),
-    .cmd_data_i             (jsel ? {992'd0, jhold_data_q} : hold_data_q),
+    // A CFG reads data[31:0] only (docs/gpu.md section 4.1): the debug port's write replaces
+    // those bits alone, and the held command's others go along unread (no 1,024-bit select).
+    .cmd_data_i             ({hold_data_q[1023:32], jsel ? jhold_data_q : hold_data_q[31:0]}),
     .ev_valid_o             (gpu_ev_valid),
     .ev_ready_i             (ev_ready),
     .ev_kind_o              (ev_kind),

@@ -210,8 +210,9 @@ module wg_gpu #(
   assign sm_rst_n = rst_ni && (rst_cnt_q == '0);
   logic        pgw_any;             // an SM's power-gating sweep or close is in progress
   logic        rd_act_q;            // a counter page is being read (declared here for run)
+  logic        rq_fresh_any;        // a response queue's head is read from its RAM this cycle
   assign run      = sm_rst_n && !err_q && !fault_any && out_room && !pgw_any && !rd_act_q &&
-                    (cycle_q < grant_q);
+                    !rq_fresh_any && (cycle_q < grant_q);
   // A set-up write (CFG, IMEM, CMEM) clocks the SMs once without advancing target time: the
   // SMs' set-up registers live in their clock domain. The host sends set-up writes only while
   // the GPU stands at its grant with the SMs idle (docs/gpu.md section 3); during such an edge
@@ -256,6 +257,7 @@ module wg_gpu #(
   logic [NUM_SMS-1:0] sel;           // SMs the command addresses
   logic [NUM_SMS-1:0] lq_ready, rq_ready;
   logic              cnt_pend_q;
+  logic              reached_offer;    // REACHED offered: a GRANT waits until it is taken
   logic [3:0]        cmd_err;
 
   assign sm_ok = cmd_all_i || (32'(cmd_sm_i) < NUM_SMS);
@@ -272,6 +274,7 @@ module wg_gpu #(
     if (sm_ok && !cmd_all_i && (cmd_op_i == OP_MRSP))   cmd_ready_o = sm_rst_n && rq_ready[SM_W'(cmd_sm_i)];
     if (cmd_op_i == OP_CNT_READ)                        cmd_ready_o = sm_rst_n && !cnt_pend_q && !rd_act_q &&
                                                                       !pgw_any;
+    if (cmd_op_i == OP_GRANT)                           cmd_ready_o = sm_rst_n && !reached_offer;
     if (cmd_op_i == OP_RESET)                           cmd_ready_o = 1'b1;
   end
   assign cmd_fire = cmd_valid_i && cmd_ready_o;
@@ -306,7 +309,7 @@ module wg_gpu #(
   // ---------------------------------------------------------------------------
   // The SMs with their queues.
   // ---------------------------------------------------------------------------
-  logic [NUM_SMS-1:0]       busy, fault_vld, fault_seen, sm_tick;
+  logic [NUM_SMS-1:0]       busy, fault_vld, fault_seen, sm_tick, rq_fresh;
   logic [NUM_SMS-1:0]       has_ev, ev_take;      // per SM: an event waits / is taken
   logic [NUM_SMS*3-1:0]     sm_kind;
   logic [NUM_SMS*MQ_W-1:0]  mq_head;
@@ -385,11 +388,13 @@ module wg_gpu #(
     assign cta_valid = lq_valid && (lq_data[63:0] <= cycle_q);
     assign lq_pop    = step && cta_valid && cta_ready;
 
-    // Response queue.
+    // Response queue, in block RAM: a response written into the head's slot is offered a
+    // cycle later than the others (rq_fresh; target time waits for that cycle, so the
+    // response is still offered from cycle `at` on).
     logic            rq_valid, rq_pop, rsp_ready, rsp_valid;
     logic [RQ_W-1:0] rq_data;
 
-    wg_fifo #(.DEPTH(RSP_DEPTH), .WIDTH(RQ_W)) u_rq (
+    wg_fifo_ram #(.DEPTH(RSP_DEPTH), .WIDTH(RQ_W)) u_rq (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .flush_i    (flush),
@@ -401,7 +406,8 @@ module wg_gpu #(
       .out_data_o (rq_data),
       .count_o    (u_rq_count_unused),
       .full_o     (u_rq_full_unused),
-      .empty_o    (u_rq_empty_unused)
+      .empty_o    (u_rq_empty_unused),
+      .fresh_o    (rq_fresh[s])
     );
     assign rsp_valid = rq_valid && (rq_data[63:0] <= cycle_q);
     assign rq_pop    = step && rsp_valid && rsp_ready;
@@ -811,50 +817,103 @@ module wg_gpu #(
       has_ev[s] = fq_valid || dq_valid || mq_valid || tq_valid;
       sm_kind[s*3 +: 3] = fq_valid ? EV_FAULT : dq_valid ? EV_DONE : mq_valid ? EV_MREQ : EV_RETIRE;
     end
-    assign fq_pop = ev_take[s] && fq_valid;
-    assign dq_pop = ev_take[s] && !fq_valid && dq_valid;
-    assign mq_pop = ev_take[s] && !fq_valid && !dq_valid && mq_valid;
-    assign tq_pop = ev_take[s] && !fq_valid && !dq_valid && !mq_valid && tq_valid;
+    // The kind offered (ev_kind_o, held while the event waits) is the one taken.
+    assign fq_pop = ev_take[s] && ev_kind_o == EV_FAULT;
+    assign dq_pop = ev_take[s] && ev_kind_o == EV_DONE;
+    assign mq_pop = ev_take[s] && ev_kind_o == EV_MREQ;
+    assign tq_pop = ev_take[s] && ev_kind_o == EV_RETIRE;
 
     assign room[s]      = !mq_full && !dq_full && !tq_full;
     assign empty_all[s] = !has_ev[s];
   end
 
   assign out_room  = &room;
+  assign rq_fresh_any = |rq_fresh;
   // Registered: no SM output reaches the SMs' inputs within a cycle (the SMs may be opaque
   // hierarchical blocks to Verilator). Target time stops one cycle after the faulting one.
   assign fault_any = |fault_seen;
 
   // ---------------------------------------------------------------------------
-  // Event output: error, counters, then the SMs round robin, then REACHED.
+  // Event output: error, counters, then the SMs round robin, then REACHED. An event offered
+  // stays offered, unchanged, until it is taken (valid/ready): the source and kind chosen in
+  // its first cycle are kept (an error, counters or a fault that comes up meanwhile waits),
+  // the arbiter's grant is locked, and a GRANT waits while REACHED is offered. The link
+  // engine copies the event a word per cycle from the port and takes it with the last word.
   // ---------------------------------------------------------------------------
+  localparam logic [1:0] SRC_ERR = 2'd0, SRC_CNT = 2'd1, SRC_SM = 2'd2, SRC_REACHED = 2'd3;
   logic              sm_gnt_valid, cnt_take, err_take, reached_take, sm_slot;
   logic [NUM_SMS-1:0] sm_gnt;
   logic [SM_W-1:0]   sm_idx;
   logic [7:0]        cnt_sm_q;
   logic [63:0]       cnt_cycle_q;
   logic              reached_ok;
+  logic              held_q;             // an event was offered and not taken at the last edge
+  logic [1:0]        held_src_q, src;    // its source; the source offered now
+  logic [2:0]        held_kind_q;        // its kind
 
-  assign reached_ok = reached_pend_q && !run && (cycle_q == grant_q) && (&empty_all);
-  // The SM arbiter offers a grant only when neither the error nor the counters go first.
-  assign sm_slot = !err_pend_q && !cnt_pend_q;
+  assign reached_ok   = reached_pend_q && !run && (cycle_q == grant_q) && (&empty_all);
+  always_comb begin
+    if (held_q)               src = held_src_q;
+    else if (err_pend_q)      src = SRC_ERR;
+    else if (cnt_pend_q)      src = SRC_CNT;
+    else if (sm_gnt_valid)    src = SRC_SM;
+    else                      src = SRC_REACHED;
+  end
+  // The SM arbiter's grant is taken only when it is the source offered.
+  assign sm_slot = (src == SRC_SM);
 
   wg_rr_arbiter #(.N(NUM_SMS)) u_ev_arb (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .req_i   (has_ev),
-    .lock_i  (1'b0),
+    .lock_i  (sm_slot && !ev_ready_i),
     .ready_i (ev_ready_i && sm_slot),
     .valid_o (sm_gnt_valid),
     .gnt_o   (sm_gnt),
     .idx_o   (sm_idx)
   );
 
-  assign ev_valid_o   = err_pend_q || cnt_pend_q || sm_gnt_valid || reached_ok;
-  assign err_take     = ev_ready_i && err_pend_q;
-  assign cnt_take     = ev_ready_i && !err_pend_q && cnt_pend_q;
+  assign ev_valid_o   = held_q || err_pend_q || cnt_pend_q || sm_gnt_valid || reached_ok;
+  assign err_take     = ev_ready_i && src == SRC_ERR && err_pend_q;
+  assign cnt_take     = ev_ready_i && src == SRC_CNT && cnt_pend_q;
   assign ev_take      = (ev_ready_i && sm_slot) ? sm_gnt : '0;
-  assign reached_take = ev_ready_i && sm_slot && !sm_gnt_valid && reached_ok;
+  assign reached_offer = ev_valid_o && src == SRC_REACHED;
+  assign reached_take  = ev_ready_i && reached_offer;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || flush) begin
+      held_q      <= 1'b0;
+      held_src_q  <= SRC_ERR;
+      held_kind_q <= EV_REACHED;
+    end else begin
+      held_q      <= ev_valid_o && !ev_ready_i;
+      held_src_q  <= src;
+      held_kind_q <= ev_kind_o;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // The valid/ready rule of the event port: an event offered stays, unchanged, until taken.
+  logic [2:0]  pk_kind_q;
+  logic [7:0]  pk_sm_q;
+  logic [63:0] pk_cycle_q;
+  always_ff @(posedge clk_i) begin
+    pk_kind_q  <= ev_kind_o;
+    pk_sm_q    <= ev_sm_o;
+    pk_cycle_q <= ev_cycle_o;
+    if (rst_ni && !flush && held_q) begin
+      assert (ev_valid_o && ev_kind_o == pk_kind_q && ev_sm_o == pk_sm_q && ev_cycle_o == pk_cycle_q)
+        else $error("wg_gpu: event (kind %0d, SM %0d, cycle %0d) withdrawn or changed before it was taken",
+                    pk_kind_q, pk_sm_q, pk_cycle_q);
+      unique case (held_src_q)
+        SRC_ERR:     assert (err_pend_q) else $error("wg_gpu: held ERROR no longer pending");
+        SRC_CNT:     assert (cnt_pend_q) else $error("wg_gpu: held COUNTERS no longer pending");
+        SRC_SM:      assert (sm_gnt_valid && has_ev[sm_idx]) else $error("wg_gpu: held SM event no longer queued");
+        default:     assert (reached_ok) else $error("wg_gpu: held REACHED no longer due");
+      endcase
+    end
+  end
+`endif
 
   logic [MQ_W-1:0] mh;
   logic [DQ_W-1:0] dh;
@@ -869,24 +928,27 @@ module wg_gpu #(
     ev_kind_o  = EV_REACHED;
     ev_sm_o    = 8'(sm_idx);
     ev_cycle_o = cycle_q;
-    if (err_pend_q) begin
-      ev_kind_o = EV_ERROR;
-      ev_sm_o   = '0;
-    end else if (cnt_pend_q) begin
-      ev_kind_o  = EV_COUNTERS;
-      ev_sm_o    = cnt_sm_q;
-      ev_cycle_o = cnt_cycle_q;
-    end else if (sm_gnt_valid) begin
-      ev_kind_o = sm_kind[sm_idx*3 +: 3];
-      unique case (sm_kind[sm_idx*3 +: 3])
-        EV_MREQ:  ev_cycle_o = mh[63:0];
-        EV_DONE:  ev_cycle_o = dh[63:0];
-        EV_FAULT: ev_cycle_o = fh[63:0];
-        default:  ev_cycle_o = th[63:0];
-      endcase
-    end else begin
-      ev_sm_o = '0;
-    end
+    unique case (src)
+      SRC_ERR: begin
+        ev_kind_o = EV_ERROR;
+        ev_sm_o   = '0;
+      end
+      SRC_CNT: begin
+        ev_kind_o  = EV_COUNTERS;
+        ev_sm_o    = cnt_sm_q;
+        ev_cycle_o = cnt_cycle_q;
+      end
+      SRC_SM: begin
+        ev_kind_o = held_q ? held_kind_q : sm_kind[sm_idx*3 +: 3];
+        unique case (ev_kind_o)
+          EV_MREQ:  ev_cycle_o = mh[63:0];
+          EV_DONE:  ev_cycle_o = dh[63:0];
+          EV_FAULT: ev_cycle_o = fh[63:0];
+          default:  ev_cycle_o = th[63:0];
+        endcase
+      end
+      default: ev_sm_o = '0;
+    endcase
   end
 
   assign ev_mreq_tag_o     = mh[MQ_TAG +: MEM_TAG_W];
@@ -1042,9 +1104,10 @@ module wg_gpu #(
   assign cycle_o   = cycle_q;
   assign grant_o   = grant_q;
   // Something moves without a command: target time, or SM edges outside it (power-gating
-  // sweeps and closes), or histogram-clock edges (histogram pages). A top may skip the cycles where this and every
-  // other sign of activity are low (sim/wggpu.cpp, wg_board_core).
-  assign running_o = run || pgw_any || rd_act_q;
+  // sweeps and closes), or histogram-clock edges (histogram pages), or a response queue's
+  // head read (rq_fresh). A top may skip the cycles where this and every other sign of
+  // activity are low (sim/wggpu.cpp, wg_board_core).
+  assign running_o = run || pgw_any || rd_act_q || rq_fresh_any;
   assign error_o   = err_q;
 
 `ifndef SYNTHESIS

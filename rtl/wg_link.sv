@@ -4,7 +4,7 @@
 //   rx bytes ──> wg_link_rx ──> record bytes ──> wg_link_cmd ──> cmd_* (to wg_gpu)
 //                    │ HELLO, ACK/NAK, ACK and NAK due, errors
 //                    v
-//   tx bytes <── wg_link_tx <── records <── wg_link_ev <── ev_* (from wg_gpu)
+//   tx bytes <── wg_link_tx <── record words <── wg_link_ev <── ev_* (from wg_gpu, held)
 //
 // Bytes come and go as 8-bit valid/ready streams (the FX2 slave-FIFO bridge, or
 // the host process in the Verilated board model). The board speaks the C link's
@@ -217,10 +217,10 @@ module wg_link #(
   // ---------------------------------------------------------------------------
   // Event packing and send side.
   // ---------------------------------------------------------------------------
-  localparam int unsigned REC_W = wg_link_pkg::REC_MAX * 8;
-
-  logic [REC_W-1:0] ev_rec;
-  logic [7:0]       ev_type, ev_words;
+  // The send side copies the offered event a record word per cycle; the event stays on the
+  // GPU's port until its last word is in the frame store (the GPU holds it: valid/ready).
+  logic [31:0]      ev_word;
+  logic [7:0]       ev_type, ev_words, ev_widx;
   logic             ev_flush, ev_bad, ev_rec_ready;
 
   wg_link_ev #(.MEM_TAG_W(MEM_TAG_W), .NUM_SMS(NUM_SMS), .CNT_W(CNT_W), .RETIRE_EN(RETIRE_EN)) u_ev (
@@ -263,7 +263,8 @@ module wg_link #(
     .ev_busy_i             (ev_busy_i),
     .ev_cnt_i              (ev_cnt_i),
     .ev_err_code_i         (ev_err_code_i),
-    .rec_o                 (ev_rec),
+    .widx_i                (ev_widx),
+    .word_o                (ev_word),
     .type_o                (ev_type),
     .words_o               (ev_words),
     .flush_o               (ev_flush),
@@ -314,7 +315,8 @@ module wg_link #(
     .rst_ni          (rst_ni),
     .rec_valid_i     (ev_valid_i && !ev_bad),
     .rec_ready_o     (ev_rec_ready),
-    .rec_data_i      (ev_rec),
+    .rec_widx_o      (ev_widx),
+    .rec_word_i      (ev_word),
     .rec_type_i      (ev_type),
     .rec_words_i     (ev_words),
     .rec_flush_i     (ev_flush),

@@ -1,11 +1,16 @@
 // wg_link_tx: send side of the link engine (docs/link-rtl.md section 5).
 //
-//   records ──> capture ──> frame builder ──> frame store (TX_FRAMES slots of
-//   (wg_link_ev)            (batching)        TX_SLOT_BYTES, block RAM, 32 bits)
+//   record words ──> frame builder ──> frame store (TX_FRAMES slots of
+//   (wg_link_ev)     (batching)        TX_SLOT_BYTES, block RAM, 32 bits)
 //                                                   │ go-back-N window
 //   HELLO reply, NAK, ACK, LERR ──────────> sender ─┴─> header + payload + CRC ──> bytes
 //
-//   - Builder: records of one type are appended to the open frame, which is
+//   - Builder: the offered record is copied a word per cycle (rec_widx_o names the word,
+//     rec_word_i is it) into the open frame while the GPU holds its event on the port;
+//     rec_ready_o rises with the last word, so the event is taken when it is in the frame
+//     store and no register holds the whole record. A record whose offer ends before its
+//     last word (the GPU was reset) is not kept. Records of one type are appended to the
+//     open frame, which is
 //     closed (takes the next sequence number) when the next record has another
 //     type or does not fit the payload limit (min(TX_SLOT_BYTES, the host's
 //     max_payload)), after a record that makes the GPU wait for the host
@@ -22,8 +27,9 @@
 //     to the oldest. Go-backs without progress are counted; past MAX_RETRIES
 //     tx_fail_o rises (the receive side reports RETRY and fails the link). The
 //     receive side checks ACK and NAK against snd_una_o / snd_max_o first.
-//   - hello_i (a HELLO from the host) resets sequence numbers, window, open
-//     frame and the captured record, and queues the HELLO reply.
+//   - hello_i (a HELLO from the host) resets sequence numbers, window and open
+//     frame (a record being copied starts again from its first word in a new frame),
+//     and queues the HELLO reply.
 `default_nettype none
 
 module wg_link_tx #(
@@ -32,17 +38,16 @@ module wg_link_tx #(
   parameter int unsigned FLUSH_CYCLES  = 256,      // an open frame is closed this long after it opened
   parameter int unsigned RTO_CYCLES    = 1000000,  // retransmission timeout
   parameter int unsigned MAX_RETRIES   = 8,
-  parameter int unsigned LERR_DEPTH    = 4,        // error reports waiting to go out as LERR (more are dropped)
-  // Derived: do not override.
-  parameter int unsigned REC_W = wg_link_pkg::REC_MAX * 8
+  parameter int unsigned LERR_DEPTH    = 4         // error reports waiting to go out as LERR (more are dropped)
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
 
-  // Event records (wg_link_ev).
+  // Event records (wg_link_ev), held while offered: word rec_widx_o is rec_word_i.
   input  wire logic             rec_valid_i,
   output logic                  rec_ready_o,
-  input  wire logic [REC_W-1:0] rec_data_i,
+  output logic      [7:0]       rec_widx_o,
+  input  wire logic [31:0]      rec_word_i,
   input  wire logic [7:0]       rec_type_i,
   input  wire logic [7:0]       rec_words_i,
   input  wire logic             rec_flush_i,
@@ -169,11 +174,8 @@ module wg_link_tx #(
   logic        fail_q, fail_d;
   logic        hello_due_q, hello_due_d, ack_due_q, ack_due_d, nak_due_q, nak_due_d;
 
-  logic             rec_full_q, rec_full_d;
-  logic [REC_W-1:0] rec_q;
-  logic [7:0]       rec_type_q, rec_words_q;
+  logic [7:0]       rec_words_q;             // the record being copied: its size, its flush
   logic             rec_flush_q;
-  logic             rec_fire;
 
   bstate_e     bst_q, bst_d;
   logic        open_q, open_d, flush_pend_q, flush_pend_d;
@@ -212,13 +214,14 @@ module wg_link_tx #(
   logic [SL_W-1:0] open_slot;
   logic [9:0]      rec_bytes;
 
-  assign rec_ready_o  = !rec_full_q;
-  assign rec_fire     = rec_valid_i && rec_ready_o;
+  // Taken with its last word; a record that is not offered any more is not copied on.
+  assign rec_ready_o  = (bst_q == B_COPY) && (cw_q == rec_words_q - 8'd1);
+  assign rec_widx_o   = cw_q;
   assign sending_data = (sst_q != S_IDLE) && (fk_q == K_DATA);
   assign open_slot    = snd_nxt_q[SL_W-1:0];
   // A free slot, not the one still going out (acknowledged while being sent).
   assign can_open     = (snd_nxt_q - snd_una_q < NFR) && !(sending_data && f_slot_q == open_slot);
-  assign rec_bytes    = {rec_words_q, 2'b00};
+  assign rec_bytes    = {rec_words_i, 2'b00};
   assign fits         = {1'b0, open_len_q} + 17'(rec_bytes) <= {1'b0, pay_lim_q};
 
   always_comb begin
@@ -230,38 +233,40 @@ module wg_link_tx #(
     flush_pend_d = flush_pend_q;
     cw_d         = cw_q;
     age_d        = (open_q && age_q != FLUSH) ? age_q + 1'b1 : age_q;  // up to FLUSH
-    rec_full_d   = rec_full_q || rec_fire;
     close        = 1'b0;
     ram_we       = 1'b0;
     ram_waddr    = {open_slot, SW_W'(open_len_q >> 2) + SW_W'(cw_q)};
-    ram_wdata    = rec_q[cw_q*32 +: 32];
+    ram_wdata    = rec_word_i;
     unique case (bst_q)
       B_IDLE: begin
         if (open_q && open_nrec_q != '0 && (flush_pend_q || age_q == FLUSH ||
-                       (rec_full_q && !(open_type_q == rec_type_q && fits)))) begin
+                       (rec_valid_i && !(open_type_q == rec_type_i && fits)))) begin
           close        = 1'b1;
           open_d       = 1'b0;
           flush_pend_d = 1'b0;
-        end else if (rec_full_q && !open_q && can_open) begin
+        end else if (rec_valid_i && !open_q && can_open) begin
           open_d      = 1'b1;
-          open_type_d = rec_type_q;
+          open_type_d = rec_type_i;
           open_len_d  = '0;
           open_nrec_d = '0;
           age_d       = '0;
-        end else if (rec_full_q && open_q) begin
+        end else if (rec_valid_i && open_q) begin
           bst_d = B_COPY;
           cw_d  = '0;
         end
       end
       default: begin                           // B_COPY: one word per cycle
-        ram_we = 1'b1;
-        cw_d   = cw_q + 8'd1;
-        if (cw_q == rec_words_q - 8'd1) begin
-          open_len_d  = open_len_q + 16'(rec_bytes);
-          open_nrec_d = open_nrec_q + 16'd1;
-          rec_full_d  = 1'b0;
-          if (rec_flush_q) flush_pend_d = 1'b1;
+        cw_d = cw_q + 8'd1;
+        if (!rec_valid_i) begin                // the GPU was reset: the record is gone
           bst_d = B_IDLE;
+        end else begin
+          ram_we = 1'b1;
+          if (rec_ready_o) begin
+            open_len_d  = open_len_q + {6'd0, rec_words_q, 2'b00};
+            open_nrec_d = open_nrec_q + 16'd1;
+            if (rec_flush_q) flush_pend_d = 1'b1;
+            bst_d = B_IDLE;
+          end
         end
       end
     endcase
@@ -269,15 +274,12 @@ module wg_link_tx #(
       bst_d        = B_IDLE;
       open_d       = 1'b0;
       flush_pend_d = 1'b0;
-      rec_full_d   = 1'b0;
       close        = 1'b0;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (rec_fire) begin
-      rec_q       <= rec_data_i;
-      rec_type_q  <= rec_type_i;
+    if (bst_q == B_IDLE && bst_d == B_COPY) begin  // the size and flush of the record to copy
       rec_words_q <= rec_words_i;
       rec_flush_q <= rec_flush_i;
     end
@@ -523,7 +525,6 @@ module wg_link_tx #(
       ack_due_q    <= 1'b0;
       nak_due_q    <= 1'b0;
       pay_lim_q    <= (SLOT < 32'(wg_link_pkg::PAYLOAD_MIN)) ? SLOT[15:0] : 16'(wg_link_pkg::PAYLOAD_MIN);
-      rec_full_q   <= 1'b0;
       bst_q        <= B_IDLE;
       open_q       <= 1'b0;
       flush_pend_q <= 1'b0;
@@ -543,7 +544,6 @@ module wg_link_tx #(
       ack_due_q    <= ack_due_d;
       nak_due_q    <= nak_due_d;
       pay_lim_q    <= pay_lim_d;
-      rec_full_q   <= rec_full_d;
       bst_q        <= bst_d;
       open_q       <= open_d;
       flush_pend_q <= flush_pend_d;
@@ -574,7 +574,7 @@ module wg_link_tx #(
   assign retries_o       = 32'(retries_q);
   assign tx_fail_o       = fail_q;
   assign tx_fail_tries_o = 32'(fail_tries_q);
-  assign wait_o          = (sst_q == S_IDLE) && !have && (bst_q == B_IDLE) && !rec_full_q && !open_q && !timeout;
+  assign wait_o          = (sst_q == S_IDLE) && !have && (bst_q == B_IDLE) && !open_q && !timeout;
   assign idle_o          = wait_o && !tmr_run;
 
   // Elaboration checks.
@@ -596,8 +596,10 @@ module wg_link_tx #(
         else $error("wg_link_tx: snd_tx %0d outside [snd_una %0d, snd_nxt %0d]", snd_tx_q, snd_una_q, snd_nxt_q);
       if (ram_we) assert (32'(open_len_q) + 32'(cw_q) * 4 < SLOT)
         else $error("wg_link_tx: record written past the end of its slot");
-      if (rec_full_q) assert (rec_words_q != '0 && 32'(rec_bytes) <= SLOT)
-        else $error("wg_link_tx: record of %0d words", rec_words_q);
+      if (rec_valid_i) assert (rec_words_i != '0 && 32'(rec_bytes) <= SLOT)
+        else $error("wg_link_tx: record of %0d words", rec_words_i);
+      if (bst_q == B_COPY && rec_valid_i) assert (rec_words_i == rec_words_q && rec_flush_i == rec_flush_q)
+        else $error("wg_link_tx: the record changed while it was copied");
     end
   end
 

@@ -74,6 +74,10 @@ $(eval $(call rtl_test,test_fifo_ft,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.c
 	-GDEPTH=3 -GWIDTH=12 "-GFALL_THROUGH=1'b1" -CFLAGS "-DFIFO_DEPTH=3 -DFIFO_WIDTH=12 -DFIFO_FT=1"))
 $(eval $(call rtl_test,test_fifo_d1,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=1 -GWIDTH=8 -CFLAGS "-DFIFO_DEPTH=1 -DFIFO_WIDTH=8 -DFIFO_FT=0"))
+$(eval $(call rtl_test,test_fifo_ram,wg_fifo_ram,rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
+	-GDEPTH=5 -GWIDTH=32 -CFLAGS "-DFIFO_DEPTH=5 -DFIFO_WIDTH=32 -DFIFO_FT=0 -DFIFO_RAM=1"))
+$(eval $(call rtl_test,test_fifo_ram_d1,wg_fifo_ram,rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
+	-GDEPTH=1 -GWIDTH=8 -CFLAGS "-DFIFO_DEPTH=1 -DFIFO_WIDTH=8 -DFIFO_FT=0 -DFIFO_RAM=1"))
 $(eval $(call rtl_test,test_rr_arbiter,wg_rr_arbiter,rtl/wg_rr_arbiter.sv,tests/rtl/test_rr_arbiter.cpp,\
 	-GN=5 -CFLAGS -DARB_N=5))
 $(eval $(call rtl_test,test_spill_reg,wg_spill_reg,rtl/wg_spill_reg.sv,tests/rtl/test_spill_reg.cpp,\
@@ -201,6 +205,8 @@ rtl-lint-params:
 		-GNUM_WARPS=4 -GNUM_REGS=4096 -GNUM_BANKS=4 -GLANES_PER_ROW=16
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=1 -GWIDTH=1 "-GFALL_THROUGH=1'b1"
 	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=1 -GWIDTH=1
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=256 -GWIDTH=1096
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct

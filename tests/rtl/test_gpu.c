@@ -751,6 +751,51 @@ out:
 	return ok;
 }
 
+/* A GRANT that arrives while REACHED is offered waits until REACHED is taken, so each grant
+ * gets its own REACHED and target time never moves under an offered event (docs/gpu.md
+ * sections 4.1 and 4.2). The event port is ready in about one link cycle of a thousand, so
+ * REACHED for the first grant waits on the port while the second GRANT is driven: taken at
+ * once (as before the rule), it would start target time under the offered REACHED, which
+ * would then be withdrawn and the host would see one REACHED for two grants. */
+static int grant_case(void)
+{
+	struct wggpu_opts o;
+	struct wggpu *g = NULL;
+	struct wggpu_ev e;
+	uint64_t got[3] = { 0, 0, 0 };
+	unsigned n = 0, other = 0;
+	int ok, sent = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.ev_idle = 999;
+	o.seed = 5;
+	if (wggpu_create(&g, &o)) {
+		printf("FAIL grant_waits: cannot create the GPU model\n");
+		return 0;
+	}
+	cmd(g, WGGPU_GRANT, 0, 0, 10, 0, NULL, 0);
+	for (uint32_t i = 0; i < 200000 && n < 3; i++) {
+		wggpu_tick(g, 1);
+		if (!sent && wggpu_cycle(g) == 10) { /* target time stands at 10: REACHED on the port */
+			cmd(g, WGGPU_GRANT, 0, 0, 20, 0, NULL, 0);
+			sent = 1;
+		}
+		while (wggpu_pop(g, &e) == 1) {
+			if (e.kind != WGGPU_EV_REACHED)
+				other++;
+			else if (n < 3)
+				got[n++] = e.cycle;
+		}
+	}
+	ok = sent && n == 2 && got[0] == 10 && got[1] == 20 && other == 0 && wggpu_error(g) == 0 &&
+	     wggpu_cycle(g) == 20 && wggpu_cmds_pending(g) == 0;
+	printf("%s grant_waits: %u REACHED (cycles %llu, %llu), %u other events, error %d, cycle %llu\n",
+	       ok ? "PASS" : "FAIL", n, (unsigned long long)got[0], (unsigned long long)got[1], other,
+	       wggpu_error(g), (unsigned long long)wggpu_cycle(g));
+	wggpu_destroy(g);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	int pass = 0, n = (int)(sizeof(cases) / sizeof(cases[0]));
@@ -764,6 +809,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++)
 		pass += run_case(i);
+	pass += grant_case();
+	n++;
 	printf("%d passed, %d failed\n", pass, n - pass);
 	return pass == n ? 0 : 1;
 }
