@@ -17,8 +17,19 @@ GPU_DEFS   := -DWGGPU_NUM_SMS=$(GPU_NUM_SMS) -DWGGPU_RETIRE_EN=$(GPU_RETIRE_EN)
 # FST tracing of the whole GPU (--option trace_fst=FILE): per-SM trace code is about a third of
 # the build, so it is compiled in only with GPU_TRACE=1.
 GPU_TRACE ?= 0
-GPU_VFLAGS := --cc --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) --x-assign fast --x-initial fast \
+# GPU_ASSERT=1: the RTL's assertions compiled in (wg_gpu's event-port and grant checks, the
+# SMs' own); slower, for a check by hand (make gpu-test GPU_ASSERT=1).
+GPU_ASSERT ?= 0
+GPU_VFLAGS := --cc --hierarchical -Wall $(if $(filter 1,$(GPU_TRACE)),--trace-fst) $(if $(filter 1,$(GPU_ASSERT)),--assert) \
+              --x-assign fast --x-initial fast \
               -CFLAGS "-O2 -march=native -I$(CURDIR)/sim $(GPU_DEFS)"
+
+# The model's Verilator flags, kept in a file rewritten only when they change: a build with
+# another GPU_TRACE or GPU_ASSERT is a new build, not the old library.
+GPU_FLAGS_FILE := $(GPU_DIR)/vflags
+GPU_FLAGS_NOW  := $(GPU_VFLAGS) $(GPU_PARAMS)
+$(shell mkdir -p $(GPU_DIR) && { printf '%s\n' '$(GPU_FLAGS_NOW)' | cmp -s - $(GPU_FLAGS_FILE) || \
+	printf '%s\n' '$(GPU_FLAGS_NOW)' >$(GPU_FLAGS_FILE); })
 
 .PHONY: gpu-lib gpu-test gpu-lint
 
@@ -59,7 +70,8 @@ gpu-lib: $(GPU_LIB)
 # Vwg_gpu_hier.mk runs the SM block's Verilation twice at once (a rule with two targets), and the
 # two runs race on the same output files. Verilation here is serial (no jobserver inherited),
 # only the C++ compile is parallel.
-$(GPU_OBJ)/Vwg_gpu__ALL.a: $(RTL_RT)/stamp $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scripts/protectlib-skip.py
+$(GPU_OBJ)/Vwg_gpu__ALL.a: $(RTL_RT)/stamp $(GPU_RTL) $(SM_VLT) sim/gpu_hier.vlt sim/gpu.mk scripts/protectlib-skip.py \
+	$(GPU_FLAGS_FILE)
 	@mkdir -p $(GPU_OBJ)
 	@echo "VERILATE wg_gpu ($(GPU_PARAMS))"
 	@start=$$(date +%s); exec 9>$(GPU_DIR)/.build.lock; flock 9; \
