@@ -36,23 +36,31 @@ module wg_fifo #(
 );
 
   localparam int unsigned PTR_W = (DEPTH > 1) ? $clog2(DEPTH) : 1;
-  localparam logic [PTR_W-1:0] PTR_LAST = PTR_W'(DEPTH - 1);
-  localparam logic [CNT_W-1:0] CNT_FULL = CNT_W'(DEPTH);
 
   logic [WIDTH-1:0] mem_q [DEPTH];
-  logic [PTR_W-1:0] rptr_q, rptr_d, wptr_q, wptr_d;
-  logic [CNT_W-1:0] count_q, count_d;
+  logic [PTR_W-1:0] rptr, wptr, rptr_next_unused;
   logic             in_fire, out_fire, push, pop, empty, full, bypass;
 
-  assign empty = (count_q == '0);
-  assign full  = (count_q == CNT_FULL);
+  wg_fifo_ctl #(.DEPTH(DEPTH)) u_ctl (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .flush_i     (flush_i),
+    .push_i      (push),
+    .pop_i       (pop),
+    .wptr_o      (wptr),
+    .rptr_o      (rptr),
+    .rptr_next_o (rptr_next_unused),
+    .count_o     (count_o),
+    .full_o      (full),
+    .empty_o     (empty)
+  );
 
   // In fall-through mode an empty FIFO passes the input straight through.
   assign bypass = FALL_THROUGH && empty;
 
   assign in_ready_o  = !full && !flush_i;
   assign out_valid_o = !flush_i && (!empty || (bypass && in_valid_i));
-  assign out_data_o  = bypass ? in_data_i : mem_q[rptr_q];
+  assign out_data_o  = bypass ? in_data_i : mem_q[rptr];
 
   assign in_fire  = in_valid_i && in_ready_o;
   assign out_fire = out_valid_o && out_ready_i;
@@ -62,54 +70,12 @@ module wg_fifo #(
   assign push = in_fire && !(bypass && out_fire);
   assign pop  = out_fire && !bypass;
 
-  always_comb begin
-    rptr_d  = rptr_q;
-    wptr_d  = wptr_q;
-    count_d = count_q;
-    if (flush_i) begin
-      rptr_d  = '0;
-      wptr_d  = '0;
-      count_d = '0;
-    end else begin
-      if (push) wptr_d = (wptr_q == PTR_LAST) ? '0 : wptr_q + 1'b1;
-      if (pop)  rptr_d = (rptr_q == PTR_LAST) ? '0 : rptr_q + 1'b1;
-      if (push && !pop)      count_d = count_q + 1'b1;
-      else if (pop && !push) count_d = count_q - 1'b1;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rptr_q  <= '0;
-      wptr_q  <= '0;
-      count_q <= '0;
-    end else begin
-      rptr_q  <= rptr_d;
-      wptr_q  <= wptr_d;
-      count_q <= count_d;
-    end
-  end
-
   // Storage has no reset.
   always_ff @(posedge clk_i) begin
-    if (push) mem_q[wptr_q] <= in_data_i;
+    if (push) mem_q[wptr] <= in_data_i;
   end
 
-  assign count_o = count_q;
   assign full_o  = full;
   assign empty_o = empty;
-
-  if (DEPTH < 1) begin : g_bad_depth
-    $error("wg_fifo: DEPTH must be at least 1");
-  end
-
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      if (push) assert (!full) else $error("wg_fifo: write into a full FIFO");
-      if (pop)  assert (!empty) else $error("wg_fifo: read from an empty FIFO");
-    end
-  end
-`endif
 
 endmodule

@@ -42,15 +42,23 @@ module wg_fifo_ram #(
 );
 
   localparam int unsigned PTR_W = (DEPTH > 1) ? $clog2(DEPTH) : 1;
-  localparam logic [PTR_W-1:0] PTR_LAST = PTR_W'(DEPTH - 1);
-  localparam logic [CNT_W-1:0] CNT_FULL = CNT_W'(DEPTH);
 
-  logic [PTR_W-1:0] rptr_q, rptr_d, wptr_q, wptr_d;
-  logic [CNT_W-1:0] count_q, count_d;
+  logic [PTR_W-1:0] rptr_unused, rptr_d, wptr;
   logic             push, pop, empty, full, fresh_q, clash, re;
 
-  assign empty = (count_q == '0);
-  assign full  = (count_q == CNT_FULL);
+  wg_fifo_ctl #(.DEPTH(DEPTH)) u_ctl (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .flush_i     (flush_i),
+    .push_i      (push),
+    .pop_i       (pop),
+    .wptr_o      (wptr),
+    .rptr_o      (rptr_unused),
+    .rptr_next_o (rptr_d),
+    .count_o     (count_o),
+    .full_o      (full),
+    .empty_o     (empty)
+  );
 
   assign in_ready_o  = !full && !flush_i;
   assign out_valid_o = !flush_i && !empty && !fresh_q;
@@ -61,44 +69,19 @@ module wg_fifo_ram #(
   // The read port follows the head: it reads the slot the head will be in after this edge
   // when the head moves (a pop) or was written last cycle (fresh), unless that slot is being
   // written now (clash): then it is read in the next cycle.
-  assign clash = push && (wptr_q == rptr_d);
+  assign clash = push && (wptr == rptr_d);
   assign re    = (pop || fresh_q) && !clash;
 
-  always_comb begin
-    rptr_d  = rptr_q;
-    wptr_d  = wptr_q;
-    count_d = count_q;
-    if (flush_i) begin
-      rptr_d  = '0;
-      wptr_d  = '0;
-      count_d = '0;
-    end else begin
-      if (push) wptr_d = (wptr_q == PTR_LAST) ? '0 : wptr_q + 1'b1;
-      if (pop)  rptr_d = (rptr_q == PTR_LAST) ? '0 : rptr_q + 1'b1;
-      if (push && !pop)      count_d = count_q + 1'b1;
-      else if (pop && !push) count_d = count_q - 1'b1;
-    end
-  end
-
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rptr_q  <= '0;
-      wptr_q  <= '0;
-      count_q <= '0;
-      fresh_q <= 1'b0;
-    end else begin
-      rptr_q  <= rptr_d;
-      wptr_q  <= wptr_d;
-      count_q <= count_d;
-      fresh_q <= clash && !flush_i;
-    end
+    if (!rst_ni) fresh_q <= 1'b0;
+    else         fresh_q <= clash && !flush_i;
   end
 
   wg_ram_1r1w #(.DEPTH(DEPTH), .WIDTH(WIDTH), .EN_GRAIN(0)) u_mem (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .we_i    (push),
-    .waddr_i (wptr_q),
+    .waddr_i (wptr),
     .wdata_i (in_data_i),
     .wbe_i   (1'b0),
     .re_i    (re),
@@ -106,22 +89,13 @@ module wg_fifo_ram #(
     .rdata_o (out_data_o)
   );
 
-  assign count_o = count_q;
   assign full_o  = full;
   assign empty_o = empty;
   assign fresh_o = fresh_q;
 
-  if (DEPTH < 1) begin : g_bad_depth
-    $error("wg_fifo_ram: DEPTH must be at least 1");
-  end
-
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      if (push) assert (!full) else $error("wg_fifo_ram: write into a full FIFO");
-      if (pop)  assert (!empty) else $error("wg_fifo_ram: read from an empty FIFO");
-      if (fresh_q) assert (count_q != '0 || flush_i) else $error("wg_fifo_ram: fresh head in an empty FIFO");
-    end
+    if (rst_ni && fresh_q) assert (!empty || flush_i) else $error("wg_fifo_ram: fresh head in an empty FIFO");
   end
 `endif
 

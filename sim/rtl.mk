@@ -68,15 +68,15 @@ $(RTL_DIR)/$(1)/$(1): $(RTL_PKGS) $(3) $(RTL_VLT) $(4) $(6) sim/harness.h sim/rt
 		|| { cat $(RTL_DIR)/$(1)/build.log; exit 1; }
 endef
 
-$(eval $(call rtl_test,test_fifo,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+$(eval $(call rtl_test,test_fifo,wg_fifo,rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=4 -GWIDTH=32 -CFLAGS "-DFIFO_DEPTH=4 -DFIFO_WIDTH=32 -DFIFO_FT=0"))
-$(eval $(call rtl_test,test_fifo_ft,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+$(eval $(call rtl_test,test_fifo_ft,wg_fifo,rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=3 -GWIDTH=12 "-GFALL_THROUGH=1'b1" -CFLAGS "-DFIFO_DEPTH=3 -DFIFO_WIDTH=12 -DFIFO_FT=1"))
-$(eval $(call rtl_test,test_fifo_d1,wg_fifo,rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
+$(eval $(call rtl_test,test_fifo_d1,wg_fifo,rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=1 -GWIDTH=8 -CFLAGS "-DFIFO_DEPTH=1 -DFIFO_WIDTH=8 -DFIFO_FT=0"))
-$(eval $(call rtl_test,test_fifo_ram,wg_fifo_ram,rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
+$(eval $(call rtl_test,test_fifo_ram,wg_fifo_ram,rtl/wg_fifo_ctl.sv rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=5 -GWIDTH=32 -CFLAGS "-DFIFO_DEPTH=5 -DFIFO_WIDTH=32 -DFIFO_FT=0 -DFIFO_RAM=1"))
-$(eval $(call rtl_test,test_fifo_ram_d1,wg_fifo_ram,rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
+$(eval $(call rtl_test,test_fifo_ram_d1,wg_fifo_ram,rtl/wg_fifo_ctl.sv rtl/wg_fifo_ram.sv rtl/wg_ram_1r1w.sv,tests/rtl/test_fifo.cpp,\
 	-GDEPTH=1 -GWIDTH=8 -CFLAGS "-DFIFO_DEPTH=1 -DFIFO_WIDTH=8 -DFIFO_FT=0 -DFIFO_RAM=1"))
 $(eval $(call rtl_test,test_rr_arbiter,wg_rr_arbiter,rtl/wg_rr_arbiter.sv,tests/rtl/test_rr_arbiter.cpp,\
 	-GN=5 -CFLAGS -DARB_N=5))
@@ -115,9 +115,9 @@ $(eval $(call rtl_test,test_pg_ctrl,wg_pg_ctrl,rtl/wg_pg_ctrl.sv,tests/rtl/test_
 
 # Lane-activity trace (docs/power-gating.md section 7.2): the GTX480 SM's 32 lanes with a
 # queue of 4; 40 lanes (two groups) with a queue of 3.
-$(eval $(call rtl_test,test_pg_trace,wg_pg_trace,rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
+$(eval $(call rtl_test,test_pg_trace,wg_pg_trace,rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
 	-GNUM_LANES=32 -GQDEPTH=4 -CFLAGS "-DPGT_LANES=32 -DPGT_QDEPTH=4"))
-$(eval $(call rtl_test,test_pg_trace_w40,wg_pg_trace,rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
+$(eval $(call rtl_test,test_pg_trace_w40,wg_pg_trace,rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv rtl/wg_pg_trace.sv,tests/rtl/test_pg_trace.cpp,\
 	-GNUM_LANES=40 -GQDEPTH=3 -CFLAGS "-DPGT_LANES=40 -DPGT_QDEPTH=3"))
 
 # Warp issue control (docs/power-gating.md section 3.2): 2 units of 16 lanes.
@@ -203,17 +203,17 @@ rtl-lint-params:
 		-GNUM_WARPS=6 -GNUM_REGS=4096 -GNUM_BANKS=32 -GLANES_PER_ROW=16 "-GWR_BLOCKS_RD=1'b0"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_regfile.sv rtl/wg_rf_rows.sv --top-module wg_rf_rows \
 		-GNUM_WARPS=4 -GNUM_REGS=4096 -GNUM_BANKS=4 -GLANES_PER_ROW=16
-	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=1 -GWIDTH=1 "-GFALL_THROUGH=1'b1"
-	@$(RTL_LINT) rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
-	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=1 -GWIDTH=1
-	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=256 -GWIDTH=1096
+	@$(RTL_LINT) rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=1 -GWIDTH=1 "-GFALL_THROUGH=1'b1"
+	@$(RTL_LINT) rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv --top-module wg_fifo -GDEPTH=16 -GWIDTH=64
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ctl.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=1 -GWIDTH=1
+	@$(RTL_LINT) rtl/wg_ram_1r1w.sv rtl/wg_fifo_ctl.sv rtl/wg_fifo_ram.sv --top-module wg_fifo_ram -GDEPTH=256 -GWIDTH=1096
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=1
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv --top-module wg_rr_arbiter -GN=48
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct
 	@$(RTL_LINT) rtl/wg_rr_arbiter.sv rtl/wg_ram_1r1w_2c.sv rtl/wg_pg_acct.sv --top-module wg_pg_acct -GNUM_LANES=1 -GHIST_BINS=16
 	@$(RTL_LINT) rtl/wg_pg_ctrl.sv --top-module wg_pg_ctrl -GNUM_SIMD=1 -GSIMD_WIDTH=1
-	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=1 -GQDEPTH=2
-	@$(RTL_LINT) rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=128 -GQDEPTH=8
+	@$(RTL_LINT) rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=1 -GQDEPTH=2
+	@$(RTL_LINT) rtl/wg_fifo_ctl.sv rtl/wg_fifo.sv rtl/wg_pg_trace.sv --top-module wg_pg_trace -GNUM_LANES=128 -GQDEPTH=8
 	@$(RTL_LINT) rtl/wg_compact.sv --top-module wg_compact -GLANES=1
 	@$(RTL_LINT) rtl/wg_spill_reg.sv --top-module wg_spill_reg "-GBYPASS=1'b1"
 	@$(RTL_LINT) rtl/wg_ram_1r1w.sv --top-module wg_ram_1r1w -GDEPTH=1 -GWIDTH=1024 -GEN_GRAIN=8
