@@ -174,8 +174,6 @@ module wg_link_tx #(
   logic        fail_q, fail_d;
   logic        hello_due_q, hello_due_d, ack_due_q, ack_due_d, nak_due_q, nak_due_d;
 
-  logic [7:0]       rec_words_q;             // the record being copied: its size, its flush
-  logic             rec_flush_q;
 
   bstate_e     bst_q, bst_d;
   logic        open_q, open_d, flush_pend_q, flush_pend_d;
@@ -214,8 +212,9 @@ module wg_link_tx #(
   logic [SL_W-1:0] open_slot;
   logic [9:0]      rec_bytes;
 
-  // Taken with its last word; a record that is not offered any more is not copied on.
-  assign rec_ready_o  = (bst_q == B_COPY) && (cw_q == rec_words_q - 8'd1);
+  // Taken with its last word (its size and flush are the held event's); a record that is not
+  // offered any more is not copied on.
+  assign rec_ready_o  = (bst_q == B_COPY) && rec_valid_i && (cw_q == rec_words_i - 8'd1);
   assign rec_widx_o   = cw_q;
   assign sending_data = (sst_q != S_IDLE) && (fk_q == K_DATA);
   assign open_slot    = snd_nxt_q[SL_W-1:0];
@@ -262,9 +261,9 @@ module wg_link_tx #(
         end else begin
           ram_we = 1'b1;
           if (rec_ready_o) begin
-            open_len_d  = open_len_q + {6'd0, rec_words_q, 2'b00};
+            open_len_d  = open_len_q + 16'(rec_bytes);
             open_nrec_d = open_nrec_q + 16'd1;
-            if (rec_flush_q) flush_pend_d = 1'b1;
+            if (rec_flush_i) flush_pend_d = 1'b1;
             bst_d = B_IDLE;
           end
         end
@@ -279,10 +278,6 @@ module wg_link_tx #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (bst_q == B_IDLE && bst_d == B_COPY) begin  // the size and flush of the record to copy
-      rec_words_q <= rec_words_i;
-      rec_flush_q <= rec_flush_i;
-    end
     if (close) begin
       fd_type_q[open_slot] <= open_type_q;
       fd_nrec_q[open_slot] <= open_nrec_q;
@@ -598,8 +593,6 @@ module wg_link_tx #(
         else $error("wg_link_tx: record written past the end of its slot");
       if (rec_valid_i) assert (rec_words_i != '0 && 32'(rec_bytes) <= SLOT)
         else $error("wg_link_tx: record of %0d words", rec_words_i);
-      if (bst_q == B_COPY && rec_valid_i) assert (rec_words_i == rec_words_q && rec_flush_i == rec_flush_q)
-        else $error("wg_link_tx: the record changed while it was copied");
     end
   end
 
